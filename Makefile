@@ -1,0 +1,44 @@
+# Two commands do all the set-up on a fresh Debian machine with Python 3.11:
+#   make run    serve the playground at http://127.0.0.1:8000 (SQLite, in-memory layer)
+#   make test   run every test (installs what the tests need, headless Chromium included)
+
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format bench install browser clean
+
+$(VENV)/.installed: pyproject.toml .ci/bootstrap
+	bash .ci/bootstrap
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate --noinput
+	@echo "The playground is at http://$(HOST):$(PORT)/"
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
+
+browser:
+	bash .ci/ensure-browser
+
+test: install browser
+	bash .ci/ensure-redis
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""The Django project: catalogue, labs, rooms and the websocket protocol."""

@@ -1,0 +1,12 @@
+"""URL routes. Names are kebab-case."""
+
+from django.urls import path
+from django.views.i18n import JavaScriptCatalog
+
+from playground import views
+
+urlpatterns = [
+    path("", views.catalogue, name="catalogue"),
+    path("labs/<slug:slug>/", views.lab, name="lab"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+]

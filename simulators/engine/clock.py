@@ -1,0 +1,81 @@
+"""Virtual time: a clock that moves only when told, and a queue of timed events.
+
+Order is decided by integers alone: `(time_ms, priority, seq)`, where `seq` is a counter
+that keeps events scheduled for the same moment in the order they were scheduled.
+"""
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class VirtualClock:
+    """Milliseconds since the lab started; advanced only by explicit calls."""
+
+    def __init__(self) -> None:
+        self.now_ms = 0
+
+    def advance(self, ms: int) -> int:
+        """Move time forward by `ms` (never backward) and return the new time."""
+        if ms < 0:
+            raise ValueError("time only moves forward")
+        self.now_ms += ms
+        return self.now_ms
+
+
+@dataclass(order=True, frozen=True)
+class Scheduled:
+    """One event waiting in the queue, ordered by time, priority, then insertion."""
+
+    time_ms: int
+    priority: int
+    seq: int
+    event: Any = field(compare=False)
+
+
+class EventQueue:
+    """A heap of future events on a virtual clock."""
+
+    def __init__(self, clock: VirtualClock | None = None) -> None:
+        self.clock = clock or VirtualClock()
+        self._heap: list[Scheduled] = []
+        self._seq = 0
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def schedule(self, delay_ms: int, event: Any, priority: int = 0) -> Scheduled:
+        """Queue `event` to happen `delay_ms` after now."""
+        if not isinstance(delay_ms, int) or delay_ms < 0:
+            raise ValueError("delay_ms must be a non-negative integer")
+        item = Scheduled(self.clock.now_ms + delay_ms, priority, self._seq, event)
+        self._seq += 1
+        heapq.heappush(self._heap, item)
+        return item
+
+    def peek_time(self) -> int | None:
+        """When the next event happens, or None when nothing is queued."""
+        return self._heap[0].time_ms if self._heap else None
+
+    def pop_due(self, until_ms: int) -> list[Scheduled]:
+        """Remove and return, in order, every event due at or before `until_ms`."""
+        due = []
+        while self._heap and self._heap[0].time_ms <= until_ms:
+            due.append(heapq.heappop(self._heap))
+        return due
+
+    def run_until(self, until_ms: int, handle) -> int:
+        """Advance the clock to `until_ms`, calling `handle(event)` at each event's
+        time.
+
+        Events scheduled by `handle` that fall inside the window run in the same call.
+        Returns how many events ran.
+        """
+        ran = 0
+        while self._heap and self._heap[0].time_ms <= until_ms:
+            item = heapq.heappop(self._heap)
+            self.clock.now_ms = item.time_ms
+            handle(item.event)
+            ran += 1
+        self.clock.now_ms = max(self.clock.now_ms, until_ms)
+        return ran

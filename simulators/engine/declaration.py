@@ -1,0 +1,156 @@
+"""Parameters and actions declared as data, and validation driven by that declaration.
+
+The server validates every incoming action against its declaration, and the browser
+builds its control panel from the same declaration, so the two cannot disagree.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("int", "choice", "text", "bool")
+
+
+class ActionError(ValueError):
+    """An action that cannot be applied; the lab is left exactly as it was."""
+
+    def __init__(self, code: str, message: str, field_name: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field_name
+
+    def as_dict(self) -> dict:
+        """The error as JSON-safe data."""
+        data = {"code": self.code, "message": self.message}
+        if self.field:
+            data["field"] = self.field
+        return data
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of an action: its type, bounds and what it means."""
+
+    name: str
+    label: str
+    kind: str
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple = ()
+    choice_labels: tuple = ()
+    max_length: int | None = None
+    help: str = ""
+    source: str | None = None  # a snapshot list the browser offers as choices
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown parameter kind {self.kind!r}")
+
+    def as_dict(self) -> dict:
+        """The parameter as JSON-safe data for the browser."""
+        data = {"name": self.name, "label": self.label, "kind": self.kind}
+        optional = {
+            "default": self.default,
+            "min": self.minimum,
+            "max": self.maximum,
+            "max_length": self.max_length,
+            "help": self.help or None,
+            "source": self.source,
+        }
+        data.update({k: v for k, v in optional.items() if v is not None})
+        if self.choices:
+            labels = self.choice_labels or tuple(str(c) for c in self.choices)
+            data["choices"] = [
+                {"value": v, "label": lbl}
+                for v, lbl in zip(self.choices, labels, strict=True)
+            ]
+        return data
+
+    def check(self, value: Any) -> Any:
+        """Return `value` if it fits this parameter, else raise ActionError."""
+        checker = getattr(self, f"_check_{self.kind}")
+        return checker(value)
+
+    def _check_int(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._error("bad_type", f"{self.name} must be a whole number")
+        if self.minimum is not None and value < self.minimum:
+            raise self._error(
+                "out_of_range", f"{self.name} must be at least {self.minimum:,}"
+            )
+        if self.maximum is not None and value > self.maximum:
+            raise self._error(
+                "out_of_range", f"{self.name} must be at most {self.maximum:,}"
+            )
+        return value
+
+    def _check_choice(self, value: Any) -> Any:
+        for choice in self.choices:
+            if type(choice) is type(value) and choice == value:
+                return value
+        allowed = ", ".join(str(c) for c in self.choices)
+        raise self._error("bad_choice", f"{self.name} must be one of: {allowed}")
+
+    def _check_text(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise self._error("bad_type", f"{self.name} must be text")
+        if not value.strip():
+            raise self._error("empty", f"{self.name} must not be empty")
+        if self.max_length is not None and len(value) > self.max_length:
+            raise self._error(
+                "too_long", f"{self.name} must be at most {self.max_length} characters"
+            )
+        return value
+
+    def _check_bool(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self._error("bad_type", f"{self.name} must be true or false")
+        return value
+
+    def _error(self, code: str, message: str) -> ActionError:
+        return ActionError(code, message, self.name)
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """Something a user can do to a lab, with the arguments it takes."""
+
+    name: str
+    label: str
+    params: tuple[Param, ...] = field(default_factory=tuple)
+    help: str = ""
+
+    def as_dict(self) -> dict:
+        """The action as JSON-safe data for the browser."""
+        data = {
+            "name": self.name,
+            "label": self.label,
+            "params": [p.as_dict() for p in self.params],
+        }
+        if self.help:
+            data["help"] = self.help
+        return data
+
+    def validate(self, args: Any) -> dict:
+        """Check `args` against the declaration: every argument present, none extra."""
+        if not isinstance(args, dict):
+            raise ActionError("bad_args", "args must be an object")
+        known = {p.name for p in self.params}
+        extra = sorted(k for k in args if k not in known)
+        if extra:
+            raise ActionError(
+                "unknown_argument",
+                f"{self.name} takes no argument named {extra[0]!r}",
+                extra[0],
+            )
+        checked = {}
+        for param in self.params:
+            if param.name not in args:
+                raise ActionError(
+                    "missing_argument",
+                    f"{self.name} needs the argument {param.name!r}",
+                    param.name,
+                )
+            checked[param.name] = param.check(args[param.name])
+        return checked

@@ -1,0 +1,56 @@
+"""The catalogue and the lab pages."""
+
+import re
+
+import pytest
+
+from playground.catalogue import CHAPTERS
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_catalogue_lists_every_lab_by_chapter(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for chapter in CHAPTERS:
+        assert str(chapter.title) in html
+        for entry in chapter.labs:
+            assert str(entry.title) in html
+
+
+def test_only_built_labs_are_links_and_no_link_is_dead(client):
+    html = client.get("/").content.decode()
+    assert 'href="/labs/hash-placement/"' in html
+    assert 'href="/labs/quorum/"' not in html
+    assert 'href="#"' not in html
+    for href in set(re.findall(r'href="(/[^"]*)"', html)):
+        assert client.get(href).status_code == 200, href
+
+
+def test_the_hash_placement_page_boots_its_renderer(client):
+    response = client.get("/labs/hash-placement/?seed=42")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-ws-path="/ws/labs/hash-placement/"' in html
+    assert 'data-seed="42"' in html
+    assert "js/labs/hash-placement.js" in html
+
+
+@pytest.mark.parametrize("seed", ["-1", "abc", "1" * 40, ""])
+def test_a_bad_seed_in_the_page_address_falls_back_to_zero(client, seed):
+    html = client.get(f"/labs/hash-placement/?seed={seed}").content.decode()
+    assert 'data-seed="0"' in html
+
+
+@pytest.mark.parametrize("slug", ["quorum", "no-such-lab"])
+def test_labs_not_built_have_no_page(client, slug):
+    assert client.get(f"/labs/{slug}/").status_code == 404
+
+
+def test_pages_refuse_to_be_framed(client):
+    assert client.get("/").headers["X-Frame-Options"] == "DENY"
+
+
+def test_static_modules_and_the_translation_catalogue_are_served(client):
+    assert client.get("/jsi18n/").status_code == 200
