@@ -9,6 +9,7 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext
 
 from playground.i18n import translate_declaration
 from playground.rooms import Room, encode, registry
@@ -53,7 +54,10 @@ class LabConsumer(AsyncWebsocketConsumer):
         lab_class = LABS.get(slug)
         await self.accept()
         if lab_class is None:
-            await self.send_error("unknown_lab", f"there is no lab named {slug!r}")
+            await self.send_error(
+                "unknown_lab",
+                gettext("there is no lab named %(slug)r") % {"slug": slug},
+            )
             await self.close(code=CLOSE_UNKNOWN_LAB)
             return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -124,25 +128,36 @@ class LabConsumer(AsyncWebsocketConsumer):
             else:
                 raise ProtocolError(
                     "unknown_type",
-                    f"unknown message type {kind!r}; expected 'action' or 'ping'",
+                    gettext(
+                        "unknown message type %(kind)r; expected 'action' or 'ping'"
+                    )
+                    % {"kind": kind},
                 )
         except ProtocolError as error:
             await self.send_error(error.code, error.message, ref)
         except ActionError as error:
-            await self.send_error(error.code, error.message, ref, error.field)
+            message = error.translated(gettext)
+            await self.send_error(error.code, message, ref, error.field)
 
     async def on_action(self, message: dict, ref: str | None) -> None:
         """Hand a well-formed action to the room."""
         extra = sorted(k for k in message if k not in ACTION_FIELDS)
         if extra:
-            raise ProtocolError("unknown_field", f"an action has no field {extra[0]!r}")
+            raise ProtocolError(
+                "unknown_field",
+                gettext("an action has no field %(field)r") % {"field": extra[0]},
+            )
         name = message.get("action")
         if not isinstance(name, str):
-            raise ProtocolError("bad_action", "'action' must be the name of an action")
+            raise ProtocolError(
+                "bad_action", gettext("'action' must be the name of an action")
+            )
         if "args" not in message:
-            raise ProtocolError("bad_args", "an action needs 'args' (use {} for none)")
+            raise ProtocolError(
+                "bad_args", gettext("an action needs 'args' (use {} for none)")
+            )
         if self.room is None:
-            raise ProtocolError("no_room", "this connection has no room")
+            raise ProtocolError("no_room", gettext("this connection has no room"))
         await self.room.submit(name, message["args"], ref)
 
     async def send_error(self, code, message, ref=None, field=None) -> None:
@@ -162,18 +177,23 @@ def _handler_name(message_type: str) -> str:
 
 def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
     if text_data is None:
-        raise ProtocolError("not_text", "send JSON as a text frame, not binary")
+        raise ProtocolError(
+            "not_text", gettext("send JSON as a text frame, not binary")
+        )
     limit = settings.PLAYGROUND_MAX_MESSAGE_BYTES
     if len(text_data) > limit or len(text_data.encode("utf-8")) > limit:
         raise ProtocolError(
-            "too_large", f"a message may be at most {limit // 1024} KiB"
+            "too_large",
+            gettext("a message may be at most %(size)s KiB") % {"size": limit // 1024},
         )
     try:
         message = json.loads(text_data)
     except ValueError:
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+        raise ProtocolError(
+            "bad_json", gettext("the message is not valid JSON")
+        ) from None
     if not isinstance(message, dict):
-        raise ProtocolError("not_an_object", "a message must be a JSON object")
+        raise ProtocolError("not_an_object", gettext("a message must be a JSON object"))
     return message
 
 
@@ -183,7 +203,9 @@ def _ref(message: dict) -> str | None:
         return None
     if not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH:
         raise ProtocolError(
-            "bad_ref", f"'ref' must be text of at most {MAX_REF_LENGTH} characters"
+            "bad_ref",
+            gettext("'ref' must be text of at most %(size)s characters")
+            % {"size": MAX_REF_LENGTH},
         )
     return ref
 
@@ -198,6 +220,8 @@ def _seed(text: str | None) -> int:
         return 0
     if not text.isdigit() or int(text) > SEED_MAX:
         raise ProtocolError(
-            "bad_seed", f"seed must be a whole number from 0 to {SEED_MAX:,}"
+            "bad_seed",
+            gettext("seed must be a whole number from 0 to %(maximum)s")
+            % {"maximum": f"{SEED_MAX:,}"},
         )
     return int(text)

@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
@@ -108,7 +109,8 @@ class Room:
             )
             self.lab = self.replay()
             raise ActionError(
-                "internal_error", "the lab could not apply that action; nothing changed"
+                "internal_error",
+                gettext_noop("the lab could not apply that action; nothing changed"),
             ) from None
         self.seq += 1
         self.log.append(LogEntry(self.seq, name, args))

@@ -7,17 +7,36 @@ builds its control panel from the same declaration, so the two cannot disagree.
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulators.engine.i18n import gettext_noop as _
+
 KINDS = ("int", "choice", "text", "bool")
 
 
 class ActionError(ValueError):
-    """An action that cannot be applied; the lab is left exactly as it was."""
+    """An action that cannot be applied; the lab is left exactly as it was.
 
-    def __init__(self, code: str, message: str, field_name: str | None = None):
-        super().__init__(message)
+    `template` is English text with `%(name)s` placeholders, marked for translation; the
+    playground translates it before filling in `params`.
+    """
+
+    def __init__(
+        self, code: str, template: str, field_name: str | None = None, **params: Any
+    ) -> None:
         self.code = code
-        self.message = message
+        self.template = template
         self.field = field_name
+        self.params = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The English sentence."""
+        return self.template % self.params if self.params else self.template
+
+    def translated(self, gettext) -> str:
+        """The sentence in the language `gettext` speaks."""
+        text = gettext(self.template)
+        return text % self.params if self.params else text
 
     def as_dict(self) -> dict:
         """The error as JSON-safe data."""
@@ -74,14 +93,18 @@ class Param:
 
     def _check_int(self, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self._error("bad_type", f"{self.name} must be a whole number")
+            raise self._error("bad_type", _("%(name)s must be a whole number"))
         if self.minimum is not None and value < self.minimum:
             raise self._error(
-                "out_of_range", f"{self.name} must be at least {self.minimum:,}"
+                "out_of_range",
+                _("%(name)s must be at least %(minimum)s"),
+                minimum=f"{self.minimum:,}",
             )
         if self.maximum is not None and value > self.maximum:
             raise self._error(
-                "out_of_range", f"{self.name} must be at most {self.maximum:,}"
+                "out_of_range",
+                _("%(name)s must be at most %(maximum)s"),
+                maximum=f"{self.maximum:,}",
             )
         return value
 
@@ -90,26 +113,30 @@ class Param:
             if type(choice) is type(value) and choice == value:
                 return value
         allowed = ", ".join(str(c) for c in self.choices)
-        raise self._error("bad_choice", f"{self.name} must be one of: {allowed}")
+        raise self._error(
+            "bad_choice", _("%(name)s must be one of: %(allowed)s"), allowed=allowed
+        )
 
     def _check_text(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise self._error("bad_type", f"{self.name} must be text")
+            raise self._error("bad_type", _("%(name)s must be text"))
         if not value.strip():
-            raise self._error("empty", f"{self.name} must not be empty")
+            raise self._error("empty", _("%(name)s must not be empty"))
         if self.max_length is not None and len(value) > self.max_length:
             raise self._error(
-                "too_long", f"{self.name} must be at most {self.max_length} characters"
+                "too_long",
+                _("%(name)s must be at most %(max_length)s characters"),
+                max_length=self.max_length,
             )
         return value
 
     def _check_bool(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise self._error("bad_type", f"{self.name} must be true or false")
+            raise self._error("bad_type", _("%(name)s must be true or false"))
         return value
 
-    def _error(self, code: str, message: str) -> ActionError:
-        return ActionError(code, message, self.name)
+    def _error(self, code: str, template: str, **params: Any) -> ActionError:
+        return ActionError(code, template, self.name, name=self.name, **params)
 
 
 @dataclass(frozen=True)
@@ -135,22 +162,26 @@ class ActionSpec:
     def validate(self, args: Any) -> dict:
         """Check `args` against the declaration: every argument present, none extra."""
         if not isinstance(args, dict):
-            raise ActionError("bad_args", "args must be an object")
+            raise ActionError("bad_args", _("args must be an object"))
         known = {p.name for p in self.params}
         extra = sorted(k for k in args if k not in known)
         if extra:
             raise ActionError(
                 "unknown_argument",
-                f"{self.name} takes no argument named {extra[0]!r}",
+                _("%(action)s takes no argument named %(argument)r"),
                 extra[0],
+                action=self.name,
+                argument=extra[0],
             )
         checked = {}
         for param in self.params:
             if param.name not in args:
                 raise ActionError(
                     "missing_argument",
-                    f"{self.name} needs the argument {param.name!r}",
+                    _("%(action)s needs the argument %(argument)r"),
                     param.name,
+                    action=self.name,
+                    argument=param.name,
                 )
             checked[param.name] = param.check(args[param.name])
         return checked

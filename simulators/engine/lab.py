@@ -4,6 +4,7 @@ from typing import Any, ClassVar
 
 from simulators.engine.canonical import digest_of
 from simulators.engine.declaration import ActionError, ActionSpec, Param
+from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import SEED_MAX
 
 
@@ -22,10 +23,13 @@ class Lab:
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ActionError("bad_seed", "seed must be a whole number", "seed")
+            raise ActionError("bad_seed", _("seed must be a whole number"), "seed")
         if not 0 <= seed <= SEED_MAX:
             raise ActionError(
-                "bad_seed", f"seed must be between 0 and {SEED_MAX:,}", "seed"
+                "bad_seed",
+                _("seed must be between 0 and %(maximum)s"),
+                "seed",
+                maximum=f"{SEED_MAX:,}",
             )
         self.seed = seed
         self.option_values = self.validate_options(options)
@@ -37,7 +41,10 @@ class Lab:
         extra = sorted(k for k in options if k not in known)
         if extra:
             raise ActionError(
-                "unknown_option", f"no option named {extra[0]!r}", extra[0]
+                "unknown_option",
+                _("no option named %(option)r"),
+                extra[0],
+                option=extra[0],
             )
         values = {}
         for param in cls.options:
@@ -51,7 +58,9 @@ class Lab:
         for spec in cls.actions:
             if spec.name == name:
                 return spec
-        raise ActionError("unknown_action", f"this lab has no action named {name!r}")
+        raise ActionError(
+            "unknown_action", _("this lab has no action named %(action)r"), action=name
+        )
 
     @classmethod
     def declaration(cls) -> dict:
