@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench install browser clean
+.PHONY: run test lint format bench install browser clean messages
 
 $(VENV)/.installed: pyproject.toml .ci/bootstrap
 	bash .ci/bootstrap
@@ -42,3 +42,9 @@ bench: install
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+
+# Extract every marked string (needs GNU gettext) for the Chinese and Thai catalogues.
+messages: install
+	$(PY) manage.py makemessages -l zh_Hans -l th --ignore '.venv/*' --ignore 'var/*'
+	$(PY) manage.py makemessages -d djangojs -l zh_Hans -l th --ignore '.venv/*' \
+		--ignore 'static/vendor/*' --ignore 'var/*' --keyword=t --keyword=tn:1,2

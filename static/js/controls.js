@@ -1,0 +1,106 @@
+/**
+ * The control panel, built from a lab's declared actions: one small form per action.
+ * It sends what the user typed (the server validates) and shows the server's error next
+ * to the form that caused it, matched by the action's ref.
+ */
+
+import { fmt, t } from "./i18n.js";
+import { fieldFor } from "./fields.js";
+
+/** Build the panel inside `container`; `send(action, args)` must return the ref used. */
+export function createControls(container, declaration, send) {
+  const formsByRef = new Map();
+  const forms = declaration.actions.map((action) => buildForm(action));
+  container.replaceChildren(...forms.map((f) => f.element));
+
+  function buildForm(action) {
+    const element = document.createElement("form");
+    element.className = "action-form";
+    element.noValidate = true;
+    element.dataset.action = action.name;
+    const fields = action.params.map((param) => fieldFor(param, action.name));
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.className = "button";
+    button.textContent = action.label;
+    const error = document.createElement("p");
+    error.className = "form-error";
+    error.id = `error-${action.name}`;
+    error.setAttribute("role", "alert");
+    error.hidden = true;
+    element.append(...fields.map((f) => f.element));
+    element.append(button);
+    if (action.help) element.append(helpText(action.help, `help-${action.name}`));
+    element.append(error);
+    button.setAttribute("aria-describedby", error.id);
+    const form = { element, fields, error, button, action };
+    element.addEventListener("submit", (event) => {
+      event.preventDefault();
+      submit(form);
+    });
+    return form;
+  }
+
+  function submit(form) {
+    const args = {};
+    for (const field of form.fields) args[field.name] = field.value();
+    clearError(form);
+    form.element.classList.add("is-pending");
+    const ref = send(form.action.name, args);
+    if (ref) formsByRef.set(ref, form);
+  }
+
+  return {
+    /** Refresh inputs that offer snapshot lists (e.g. the current shards). */
+    refresh(snapshot) {
+      for (const form of forms) for (const field of form.fields) field.refresh?.(snapshot);
+    },
+    /** The server applied our action `ref`: clear that form's pending state and error. */
+    acknowledge(ref) {
+      const form = formsByRef.get(ref);
+      if (!form) return;
+      formsByRef.delete(ref);
+      form.element.classList.remove("is-pending");
+      clearError(form);
+    },
+    /** Show a server error next to the form whose action carried `error.ref`. */
+    showError(error) {
+      const form = formsByRef.get(error.ref);
+      if (!form) return false;
+      formsByRef.delete(error.ref);
+      form.element.classList.remove("is-pending");
+      form.error.textContent = describeError(error);
+      form.error.hidden = false;
+      const field = form.fields.find((f) => f.name === error.field);
+      field?.markInvalid(form.error.id);
+      return true;
+    },
+    /** Disable or enable every control (e.g. while disconnected); forget pending actions. */
+    setEnabled(enabled) {
+      for (const form of forms) {
+        form.button.disabled = !enabled;
+        if (!enabled) form.element.classList.remove("is-pending");
+      }
+      if (!enabled) formsByRef.clear();
+    },
+  };
+}
+
+function clearError(form) {
+  form.error.hidden = true;
+  form.error.textContent = "";
+  for (const field of form.fields) field.markValid();
+}
+
+function describeError(error) {
+  const message = error.message || error.code || t("That did not work.");
+  return fmt(t("Not applied: %(message)s"), { message });
+}
+
+function helpText(text, id) {
+  const help = document.createElement("p");
+  help.className = "help";
+  help.id = id;
+  help.textContent = text;
+  return help;
+}

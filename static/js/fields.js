@@ -1,0 +1,136 @@
+/**
+ * One input per declared parameter kind (int, choice, text, bool). Each field reports the
+ * value the user chose, keeping JSON types: ints stay ints, a choice keeps its value's type.
+ */
+
+import { fmt, num, t } from "./i18n.js";
+
+/** A field for `param` of action `actionName`: {name, element, value(), markInvalid, ...}. */
+export function fieldFor(param, actionName) {
+  const id = `field-${actionName}-${param.name}`;
+  const build = BUILDERS[param.kind] ?? textField;
+  const field = build(param, id);
+  const wrapper = document.createElement("div");
+  wrapper.className = `field field-${param.kind}`;
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = param.label;
+  if (param.kind === "bool") wrapper.append(field.input, label);
+  else wrapper.append(label, field.input);
+  if (field.extra) wrapper.append(field.extra);
+  if (param.help) {
+    const help = document.createElement("p");
+    help.className = "help";
+    help.id = `${id}-help`;
+    help.textContent = param.help;
+    field.input.setAttribute("aria-describedby", help.id);
+    wrapper.append(help);
+  }
+  return {
+    name: param.name,
+    element: wrapper,
+    value: field.value,
+    refresh: field.refresh,
+    markInvalid(errorId) {
+      field.input.setAttribute("aria-invalid", "true");
+      field.input.setAttribute("aria-errormessage", errorId);
+    },
+    markValid() {
+      field.input.removeAttribute("aria-invalid");
+      field.input.removeAttribute("aria-errormessage");
+    },
+  };
+}
+
+function intField(param, id) {
+  const input = document.createElement("input");
+  input.type = "number";
+  input.id = input.name = id;
+  input.inputMode = "numeric";
+  input.step = "1";
+  if (param.min !== undefined) input.min = String(param.min);
+  if (param.max !== undefined) input.max = String(param.max);
+  if (param.default !== undefined) input.value = String(param.default);
+  const extra = param.presets?.length ? presetChips(param, input) : null;
+  return { input, extra, value: () => parseTyped(input.value) };
+}
+
+/** What the user typed: an integer when it reads as one, else the raw text. */
+function parseTyped(raw) {
+  const text = raw.trim();
+  if (/^[-+]?\d+$/.test(text)) return Number.parseInt(text, 10);
+  if (text !== "" && Number.isFinite(Number(text))) return Number(text);
+  return text;
+}
+
+function presetChips(param, input) {
+  const group = document.createElement("div");
+  group.className = "presets";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", fmt(t("Quick values for %(label)s"), { label: param.label }));
+  const chips = param.presets.map((preset) => {
+    const chip = document.createElement("button");
+    chip.type = "button";
+    chip.className = "chip";
+    chip.textContent = num(preset);
+    chip.addEventListener("click", () => {
+      input.value = String(preset);
+      sync();
+    });
+    return { chip, preset };
+  });
+  function sync() {
+    for (const { chip, preset } of chips) {
+      chip.setAttribute("aria-pressed", String(input.value === String(preset)));
+    }
+  }
+  input.addEventListener("input", sync);
+  sync();
+  group.append(...chips.map((c) => c.chip));
+  return group;
+}
+
+function choiceField(param, id) {
+  const input = document.createElement("select");
+  input.id = input.name = id;
+  param.choices.forEach((choice, index) => {
+    const option = new Option(choice.label, String(index));
+    option.selected = choice.value === param.default;
+    input.append(option);
+  });
+  return { input, value: () => param.choices[input.selectedIndex]?.value };
+}
+
+function textField(param, id) {
+  if (param.source) return sourcedField(param, id);
+  const input = document.createElement("input");
+  input.type = "text";
+  input.id = input.name = id;
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  if (param.default !== undefined) input.value = String(param.default);
+  return { input, value: () => input.value };
+}
+
+/** A text parameter whose values come from a list in the snapshot, offered as a select. */
+function sourcedField(param, id) {
+  const input = document.createElement("select");
+  input.id = input.name = id;
+  function refresh(snapshot) {
+    const items = Array.isArray(snapshot?.[param.source]) ? snapshot[param.source] : [];
+    const previous = input.value;
+    input.replaceChildren(...items.map((item) => new Option(String(item), String(item))));
+    if (items.map(String).includes(previous)) input.value = previous;
+  }
+  return { input, refresh, value: () => input.value };
+}
+
+function boolField(param, id) {
+  const input = document.createElement("input");
+  input.type = "checkbox";
+  input.id = input.name = id;
+  input.checked = Boolean(param.default);
+  return { input, value: () => input.checked };
+}
+
+const BUILDERS = { int: intField, choice: choiceField, text: textField, bool: boolField };

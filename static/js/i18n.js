@@ -1,0 +1,56 @@
+/**
+ * Translation helpers over Django's JavaScriptCatalog (window.gettext & co.).
+ * When the catalog did not load, every helper falls back to the English text.
+ */
+
+const catalog = globalThis;
+
+/** Translate one message. */
+export function t(text) {
+  return typeof catalog.gettext === "function" ? catalog.gettext(text) : text;
+}
+
+/** Translate a message whose form depends on the count `n`. */
+export function tn(singular, plural, n) {
+  if (typeof catalog.ngettext === "function") return catalog.ngettext(singular, plural, n);
+  return n === 1 ? singular : plural;
+}
+
+/** Fill `%(name)s` placeholders in a (translated) template from `values`. */
+export function fmt(template, values) {
+  if (typeof catalog.interpolate === "function") {
+    return catalog.interpolate(template, values, true);
+  }
+  return template.replace(/%\((\w+)\)s/g, (whole, name) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/** The page's language, for number formatting. */
+export function pageLanguage() {
+  return document.documentElement.lang || "en";
+}
+
+const integerFormat = new Intl.NumberFormat(pageLanguage(), { maximumFractionDigits: 0 });
+
+/** A whole number with the page language's grouping: 10000 → "10,000". */
+export function num(value) {
+  return integerFormat.format(value);
+}
+
+/** A number with a fixed count of decimals: (1.0134, 2) → "1.01". */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(pageLanguage(), {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
+}
+
+/** A fraction 0..1 as a percentage with one decimal: 0.7987 → "79.9%". */
+export function percent(fraction, digits = 1) {
+  return new Intl.NumberFormat(pageLanguage(), {
+    style: "percent",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(fraction);
+}

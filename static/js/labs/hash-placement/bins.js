@@ -1,0 +1,209 @@
+/**
+ * The row of shard bins under a card's circle. Every sample key also sits in its shard's
+ * bin; when a change moves it, the dot flies from its old bin to its new one while every
+ * other dot stays exactly where it is.
+ */
+
+import d3 from "d3";
+import { fmt, num, t } from "../../i18n.js";
+import { inkOn, shardColour } from "../../palette.js";
+import { DOT_RADIUS } from "./geometry.js";
+import { LABEL_H } from "./slots.js";
+import { changedGoals, endOf, run, segment } from "./timeline.js";
+
+const FLAME =
+  "M6 0C7 4 12 6 12 10.5C12 13.6 9.3 16 6 16S0 13.6 0 10.5C0 7.6 2.4 6 3 3.4C4 5 4.4 6 5 6.6C5.6 4.6 6 2.2 6 0Z";
+const compact = new Intl.NumberFormat(document.documentElement.lang || "en", {
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
+
+/** A bin's key count, short enough for a narrow bin: 2,536 or 250K. */
+function shortCount(value) {
+  return value >= 100000 ? compact.format(value) : num(value);
+}
+
+/** Bins and bin dots of one card, drawn into the d3 groups `binLayer` and `dotLayer`. */
+export function createBins(binLayer, dotLayer) {
+  /** Where each key dot and each bin is drawn right now (mid-animation too). */
+  function current() {
+    const dots = new Map();
+    dotLayer.selectAll("circle").each(function read(d) {
+      if (this.__pos) dots.set(d.id, this.__pos);
+    });
+    const bins = new Map();
+    binLayer.selectAll("g.bin").each(function read(d) {
+      if (this.__pos && !d.leaving) bins.set(d.shard, { ...this.__pos, to: d.to });
+    });
+    return { dots, bins };
+  }
+
+  /**
+   * Animate to a new arrangement. `plan` holds: bins [{shard, from, mid, to, entering,
+   * leaving}], dots [{id, key, shard, flies, departsAt, landsAt, segments}], counts
+   * {shard: n}, hotShard, and the phase times (see plan.js).
+   */
+  function animate(plan) {
+    drawBinGroups(plan);
+    drawDots(plan);
+  }
+
+  function drawBinGroups(plan) {
+    const { times } = plan;
+    for (const bin of plan.bins) {
+      bin.segments = [
+        segment(corner(bin.from), corner(bin.mid), 0, times.enterMs),
+        segment(corner(bin.mid), corner(bin.to), times.leaveStart, times.total),
+      ];
+    }
+    const groups = binLayer
+      .selectAll("g.bin")
+      .data(plan.bins, (d) => d.shard)
+      .join(
+        enterBin,
+        (update) => update,
+        (exit) => exit.remove(),
+      )
+      .classed("is-hot", (d) => d.shard === plan.hotShard);
+    groups
+      .select("path.flame")
+      .style("display", (d) => (d.shard === plan.hotShard ? null : "none"));
+    const changed = changedGoals(groups, (d) => {
+      const end = endOf(d.segments);
+      return `${end.x},${end.y},${d.mid.h},${d.to.h},${d.leaving}`;
+    });
+    run(changed, times.total, "bin-move");
+    changed
+      .filter((d) => d.entering)
+      .style("opacity", 0)
+      .transition("bin-fade")
+      .duration(times.enterMs)
+      .style("opacity", 1);
+    changed
+      .filter((d) => d.leaving)
+      .transition("bin-fade")
+      .delay(times.leaveStart)
+      .duration(Math.max(0, times.total - times.leaveStart))
+      .style("opacity", 0)
+      .remove();
+    changed
+      .select("rect.bin-body")
+      .transition("bin-size")
+      .duration(times.enterMs)
+      .attr("height", (d) => Math.max(0, d.mid.h - LABEL_H))
+      .transition()
+      .delay(Math.max(0, times.leaveStart - times.enterMs))
+      .duration(Math.max(0, times.total - times.leaveStart))
+      .attr("height", (d) => Math.max(0, d.to.h - LABEL_H));
+    tweenCounts(groups, plan);
+  }
+
+  function tweenCounts(groups, plan) {
+    const { times } = plan;
+    groups.attr("aria-label", (d) =>
+      fmt(t("Shard %(shard)s: %(count)s keys"), {
+        shard: d.shard,
+        count: num(plan.counts[d.shard] ?? 0),
+      }),
+    );
+    changedGoals(groups.select("text.bin-count"), (d) => String(plan.counts[d.shard] ?? 0))
+      .transition("count")
+      .delay(times.countStart)
+      .duration(Math.max(0, times.countEnd - times.countStart))
+      .tween("text", function count(d) {
+        const end = plan.counts[d.shard] ?? 0;
+        const value = d3.interpolateRound(this.__shown ?? end, end);
+        return (u) => {
+          this.__shown = value(u);
+          this.textContent = shortCount(this.__shown);
+        };
+      });
+  }
+
+  function drawDots(plan) {
+    const sel = dotLayer
+      .selectAll("circle")
+      .data(plan.dots, (d) => d.id)
+      .join(
+        (enter) =>
+          enter
+            .append("circle")
+            .attr("r", DOT_RADIUS)
+            .attr("fill", (d) => shardColour(d.shard)),
+        (update) => update,
+        (exit) => exit.remove(),
+      );
+    const changed = changedGoals(sel, (d) => {
+      const end = endOf(d.segments);
+      return `${d.shard}@${end.x},${end.y}`;
+    });
+    // Keys that moved in the last change stay outlined until the next change.
+    if (plan.isChange) sel.filter((d) => !d.flies).classed("moved", false);
+    changed
+      .filter((d) => !d.flies)
+      .interrupt("recolour")
+      .attr("fill", (d) => shardColour(d.shard));
+    const flying = changed
+      .filter((d) => d.flies)
+      .raise()
+      .classed("moved", true);
+    run(changed, plan.times.total, "move");
+    flying
+      .transition("recolour")
+      .delay((d) => d.departsAt)
+      .duration(plan.times.recolourMs)
+      .attr("fill", (d) => shardColour(d.shard));
+  }
+
+  return { animate, current };
+}
+
+function corner(box) {
+  return { x: box.x, y: box.y };
+}
+
+function enterBin(enter) {
+  const g = enter
+    .append("g")
+    .attr("class", "bin")
+    .attr("role", "img")
+    .attr("data-shard", (d) => d.shard);
+  g.each(function start(d) {
+    this.__pos = corner(d.from);
+  }).attr("transform", (d) => `translate(${d.from.x},${d.from.y})`);
+  g.append("rect")
+    .attr("class", "bin-body")
+    .attr("y", LABEL_H)
+    .attr("width", (d) => d.from.w)
+    .attr("height", (d) => Math.max(0, d.from.h - LABEL_H))
+    .attr("rx", 4)
+    .attr("fill", (d) => shardColour(d.shard))
+    .attr("stroke", (d) => shardColour(d.shard));
+  g.append("rect")
+    .attr("class", "bin-badge")
+    .attr("x", (d) => d.from.w / 2 - 12)
+    .attr("y", 0)
+    .attr("width", 24)
+    .attr("height", 19)
+    .attr("rx", 4)
+    .attr("fill", (d) => shardColour(d.shard));
+  g.append("text")
+    .attr("class", "bin-letter")
+    .attr("x", (d) => d.from.w / 2)
+    .attr("y", 9.5)
+    .attr("dy", "0.35em")
+    .attr("fill", (d) => inkOn(d.shard))
+    .text((d) => d.shard);
+  g.append("text")
+    .attr("class", "bin-count")
+    .attr("x", (d) => d.from.w / 2)
+    .attr("y", 29);
+  g.append("path")
+    .attr("class", "flame")
+    .attr("d", FLAME)
+    .attr("transform", (d) => `translate(${d.from.w / 2 + 14},0) scale(1.2)`)
+    .style("display", "none")
+    .append("title")
+    .text(t("Hot key"));
+  return g;
+}

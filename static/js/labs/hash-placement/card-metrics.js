@@ -1,0 +1,129 @@
+/**
+ * The numbers under one scheme card: how much the last change moved (big, for the back of
+ * the room), how even the load is, keys per shard as bars, who sent and received rows, and
+ * where requests go when a key is hot.
+ */
+
+import d3 from "d3";
+import { createBarChart } from "../../charts.js";
+import { decimal, fmt, num, percent, t } from "../../i18n.js";
+import { duration } from "../../motion.js";
+
+const COUNT_UP_MS = 1400;
+
+/** Build the metrics block inside `container` (an element); returns {update}. */
+export function createCardMetrics(container) {
+  container.innerHTML = "";
+  const moved = element("div", "moved");
+  const movedBig = element("span", "moved-big");
+  const movedLabel = element("span", "moved-label");
+  const meter = element("span", "moved-meter");
+  const meterFill = element("span", "moved-meter-fill");
+  meter.append(meterFill);
+  meter.setAttribute("aria-hidden", "true");
+  moved.append(movedBig, movedLabel, meter);
+  const spread = element("dl", "spread");
+  const chartBox = element("div", "chart");
+  const chartTitle = element("p", "chart-title");
+  chartTitle.textContent = t("Keys per shard (all keys; the line is the mean)");
+  const chart = createBarChart(chartBox, { title: t("Keys per shard") });
+  const flow = element("p", "flow");
+  const requests = element("p", "requests");
+  container.append(moved, spread, chartTitle, chartBox, flow, requests);
+
+  function update(numbers, { total, hotKey, shardCount }) {
+    showMoved(numbers, total);
+    spread.replaceChildren(
+      pair(t("max / mean"), decimal(numbers.max_over_mean, 2)),
+      pair(t("std dev"), decimal(numbers.stddev, 1)),
+      pair(t("mean"), decimal(numbers.mean, 0)),
+    );
+    chart.update(numbers.per_shard, { mean: numbers.mean });
+    flow.textContent = flowText(numbers);
+    showRequests(numbers, hotKey, shardCount);
+  }
+
+  function showMoved(numbers, total) {
+    const changed = numbers.moved > 0;
+    countUp(movedBig, numbers.moved_fraction);
+    movedLabel.textContent = changed
+      ? fmt(t("of the keys moved in the last change: %(moved)s of %(total)s"), {
+          moved: num(numbers.moved),
+          total: num(total),
+        })
+      : t("of the keys moved in the last change");
+    meterFill.style.width = `${Math.min(100, numbers.moved_fraction * 100)}%`;
+    moved.classList.toggle("is-storm", numbers.moved_fraction >= 0.5);
+  }
+
+  function showRequests(numbers, hotKey, shardCount) {
+    requests.hidden = !hotKey;
+    if (!hotKey) return;
+    const [busiest, share] = Object.entries(numbers.request_share).sort(
+      (a, b) => b[1] - a[1],
+    )[0] ?? ["?", 0];
+    requests.textContent = fmt(
+      t(
+        "Hot key %(key)s: shard %(shard)s serves %(share)s of requests (an even share is %(fair)s).",
+      ),
+      {
+        key: hotKey.key,
+        shard: busiest,
+        share: percent(share / 100),
+        fair: percent(1 / shardCount),
+      },
+    );
+  }
+
+  return { update };
+}
+
+/** Count the big percentage up (or down) to its new value while the keys fly. */
+function countUp(node, fraction) {
+  const from = node.__fraction ?? 0;
+  node.__fraction = fraction;
+  d3.select(node)
+    .interrupt("count")
+    .transition("count")
+    .duration(from === fraction ? 0 : duration(COUNT_UP_MS))
+    .ease(d3.easeCubicOut)
+    .tween("text", () => {
+      const value = d3.interpolateNumber(from, fraction);
+      return (u) => {
+        node.textContent = percent(value(u));
+      };
+    });
+}
+
+function flowText(numbers) {
+  const sent = entries(numbers.sent);
+  const received = entries(numbers.received);
+  if (!sent && !received) return t("No rows sent or received yet.");
+  return fmt(t("Rows sent: %(sent)s. Received: %(received)s."), {
+    sent: sent || t("none"),
+    received: received || t("none"),
+  });
+}
+
+function entries(record = {}) {
+  return Object.entries(record)
+    .filter(([, n]) => n > 0)
+    .map(([shard, n]) => `${shard} ${num(n)}`)
+    .join(" · ");
+}
+
+function pair(term, value) {
+  const wrapper = element("div", "pair");
+  const dt = element("dt");
+  dt.textContent = term;
+  const dd = element("dd");
+  dd.textContent = value;
+  wrapper.append(dt, dd);
+  return wrapper;
+}
+
+function element(tag, className) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  return node;
+}

@@ -1,0 +1,202 @@
+/**
+ * One scheme's card: title and explanation, the circle with its key dots, the shard bins,
+ * a looked-up key's path, and the scheme's numbers. Keeps what it needs between frames
+ * (the slots keys sit in) so that only the keys that move, move.
+ */
+
+import d3 from "d3";
+import { fmt, num, t } from "../../i18n.js";
+import { createBins } from "./bins.js";
+import { createCardMetrics } from "./card-metrics.js";
+import { RING_BOTTOM, WIDTH } from "./geometry.js";
+import { drawLookup, lookupSentence } from "./lookup.js";
+import { planChange, planFresh } from "./plan.js";
+import { createRing } from "./ring.js";
+import { schemeExplanation, schemeTitle } from "./schemes.js";
+import { initialSlots } from "./slots.js";
+
+const BINS_TOP = RING_BOTTOM + 6;
+
+/** A card for `scheme` appended to `parent`; returns {show, change, setLookup, destroy}. */
+export function createCard(parent, scheme) {
+  const article = document.createElement("article");
+  article.className = "scheme-card";
+  article.dataset.scheme = scheme;
+  article.innerHTML = `
+    <header class="card-head"><h2 id="card-title-${scheme}"></h2><p class="explain"></p></header>
+    <div class="card-figure"></div>
+    <p class="lookup-text" hidden></p>
+    <div class="card-metrics"></div>`;
+  article.setAttribute("aria-labelledby", `card-title-${scheme}`);
+  parent.append(article);
+  const title = article.querySelector("h2");
+  const explain = article.querySelector(".explain");
+  const lookupText = article.querySelector(".lookup-text");
+  // Two stacked SVGs with one viewBox: the table (band, ticks, bins) rarely changes, the
+  // dots move every frame; keeping them apart spares the browser repainting the table.
+  const figure = d3.select(article.querySelector(".card-figure"));
+  const back = figure.append("svg").attr("class", "card-svg card-back").attr("role", "img");
+  const front = figure
+    .append("svg")
+    .attr("class", "card-svg card-front")
+    .attr("aria-hidden", "true");
+  const svgs = figure.selectAll("svg").attr("viewBox", `0 0 ${WIDTH} ${BINS_TOP + 100}`);
+  defineArrowhead(front, `arrowhead-${scheme}`);
+  const ring = createRing(
+    back.append("g").attr("class", "ring-layer"),
+    front.append("g").attr("class", "ring-dots"),
+    scheme,
+  );
+  const bins = createBins(
+    back.append("g").attr("class", "bins-layer"),
+    front.append("g").attr("class", "bin-dots"),
+  );
+  const overlay = front.append("g").attr("class", "lookup-layer");
+  const metrics = createCardMetrics(article.querySelector(".card-metrics"));
+  let snapshot = null;
+  let slots = null;
+  let lookup = null;
+  let shrinkTimer = null;
+
+  function heading(next) {
+    title.textContent = schemeTitle(scheme, next);
+    explain.textContent = schemeExplanation(scheme, next);
+  }
+
+  function setHeight(height, later = height, afterMs = 0) {
+    clearTimeout(shrinkTimer);
+    svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
+    if (later < height) {
+      shrinkTimer = setTimeout(
+        () => svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(later)}`),
+        afterMs + 50,
+      );
+    }
+  }
+
+  /** Draw `next` from scratch (first view, a reconnect, or a new key set). */
+  function show(next, numbers, context) {
+    heading(next);
+    slots = initialSlots(next.sample, scheme, next.shards);
+    const drawn = bins.current();
+    const fresh = planFresh(scheme, next, slots, BINS_TOP);
+    for (const bin of fresh.plan.bins) bin.entering = !drawn.bins.has(bin.shard);
+    setHeight(fresh.height);
+    ring.drawTable(next, 0);
+    ring.drawDots(next, new Map(), { fresh: true });
+    bins.animate({
+      ...fresh.plan,
+      isChange: true,
+      counts: numbers.per_shard,
+      hotShard: hotShardOf(next, scheme),
+    });
+    snapshot = next;
+    finish(numbers, context);
+  }
+
+  /** Animate from the current drawing to `next`: only the keys whose shard changed fly. */
+  function change(next, numbers, context) {
+    if (!snapshot || !sameKeys(snapshot, next)) {
+      show(next, numbers, context);
+      return;
+    }
+    heading(next);
+    const hashSpaceChanged =
+      scheme === "partitions" && snapshot.schemes.partitions.hash !== next.schemes.partitions.hash;
+    const result = planChange({
+      scheme,
+      before: snapshot,
+      after: next,
+      slots,
+      top: BINS_TOP,
+      drawn: bins.current(),
+    });
+    slots = result.slots;
+    setHeight(result.height, result.endHeight, result.plan.times.total);
+    ring.drawTable(next, result.plan.times.flightStart);
+    if (hashSpaceChanged) ring.clearLanes();
+    ring.drawDots(next, result.departures, { isChange: context.isChange });
+    bins.animate({
+      ...result.plan,
+      isChange: context.isChange,
+      counts: numbers.per_shard,
+      hotShard: hotShardOf(next, scheme),
+    });
+    snapshot = next;
+    finish(numbers, context);
+  }
+
+  function finish(numbers, context) {
+    metrics.update(numbers, {
+      ...context,
+      hotKey: snapshot.hot_key,
+      shardCount: snapshot.shards.length,
+    });
+    drawLookupNow();
+    const n = snapshot.shards.length;
+    back.attr(
+      "aria-label",
+      fmt(
+        t("%(title)s: %(keys)s sample keys on a circle of hash values, and in %(n)s shard bins."),
+        {
+          title: schemeTitle(scheme, snapshot),
+          keys: num(snapshot.sample.length),
+          n: num(n),
+        },
+      ),
+    );
+  }
+
+  function drawLookupNow() {
+    const binOf = (shard) => bins.current().bins.get(shard)?.to;
+    drawLookup(overlay, scheme, lookup, {
+      binOf,
+      partitionCount: snapshot?.schemes.partitions.count,
+      arrowhead: `url(#arrowhead-${scheme})`,
+    });
+    lookupText.hidden = !lookup;
+    lookupText.textContent = lookup ? lookupSentence(scheme, lookup) : "";
+  }
+
+  return {
+    show,
+    change,
+    /** Show a looked-up key's path (the lookup event), or none. */
+    setLookup(event) {
+      lookup = event;
+      if (snapshot) drawLookupNow();
+    },
+    destroy() {
+      clearTimeout(shrinkTimer);
+      svgs.selectAll("*").interrupt();
+      article.remove();
+    },
+  };
+}
+
+function hotShardOf(snapshot, scheme) {
+  return snapshot.hot_key?.where?.[scheme] ?? null;
+}
+
+function sameKeys(a, b) {
+  if (a.keys.kind !== b.keys.kind || a.keys.count !== b.keys.count) return false;
+  if (a.sample.length !== b.sample.length) return false;
+  return a.sample.every((key, i) => key.id === b.sample[i].id && key.key === b.sample[i].key);
+}
+
+function defineArrowhead(svg, id) {
+  svg
+    .append("defs")
+    .append("marker")
+    .attr("id", id)
+    .attr("viewBox", "0 0 10 10")
+    .attr("refX", 8)
+    .attr("refY", 5)
+    .attr("markerUnits", "userSpaceOnUse")
+    .attr("markerWidth", 11)
+    .attr("markerHeight", 11)
+    .attr("orient", "auto-start-reverse")
+    .append("path")
+    .attr("d", "M0,0L10,5L0,10Z")
+    .attr("class", "arrowhead");
+}
