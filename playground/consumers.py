@@ -201,7 +201,7 @@ def _ref(message: dict) -> str | None:
     ref = message.get("ref")
     if ref is None:
         return None
-    if not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH:
+    if not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH or not ref.isprintable():
         raise ProtocolError(
             "bad_ref",
             gettext("'ref' must be text of at most %(size)s characters")

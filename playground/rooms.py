@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 
 
 def encode(message: dict) -> str:
-    """Messages are compact JSON."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """Messages are compact JSON, ASCII only (a lone surrogate cannot break a send)."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 @dataclass(frozen=True)

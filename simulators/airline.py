@@ -4,6 +4,7 @@ Airports, flights, aircraft registrations, passengers and bookings. The same see
 the same airline in any process; nothing here iterates a set or reads the clock.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from simulators.engine.rng import make_rng
@@ -28,8 +29,11 @@ AIRPORTS: tuple[tuple[str, str, float, float], ...] = (
 AIRLINE_CODES = ("UA", "AA", "DL", "LH", "NH")
 LOCATOR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 symbols, no 0/O or 1/I
 LOCATOR_SPACE = 32**6
+# every two-symbol chunk, so a locator is three table reads rather than six divisions
+LOCATOR_PAIRS = tuple(a + b for a in LOCATOR_ALPHABET for b in LOCATOR_ALPHABET)
 KEY_KINDS = ("registration", "passenger", "booking")
-REGISTRATION_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+REGISTRATION_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O, as the FAA rules
+REGISTRATION_SHAPES = ((5, 0), (4, 1), (3, 2), (4, 2))  # (digits, letters)
 
 
 @dataclass(frozen=True)
@@ -50,22 +54,29 @@ class Flight:
 
 
 def registration(index: int) -> str:
-    """The index-th US aircraft registration: N10000 … N99999, then N1000A, N1000B, …
+    """The index-th US aircraft registration: N10000 … N99999, N1000A …, N100AA …
 
     Consecutive indexes give neighbouring registrations (N12345, N12346), which is what
-    the partitioning labs need to show that neighbours land far apart under a hash.
+    the partitioning labs need to show that neighbours land far apart under a hash. The
+    shapes are the FAA's (digits, then at most two letters, never I or O, five symbols
+    at most); past the 824,400 such shapes it goes on with four digits and two letters.
     """
     if index < 0:
         raise ValueError("index must be non-negative")
-    if index < 90_000:
-        return f"N{10_000 + index}"
-    index -= 90_000
-    if index < 9_000 * 26:
-        return f"N{1_000 + index // 26}{REGISTRATION_LETTERS[index % 26]}"
-    index -= 9_000 * 26
-    first, second = divmod(index % (26 * 26), 26)
-    number = 1_000 + index // (26 * 26)
-    return f"N{number}{REGISTRATION_LETTERS[first]}{REGISTRATION_LETTERS[second]}"
+    for digits, letters in REGISTRATION_SHAPES:
+        size = 9 * 10 ** (digits - 1) * len(REGISTRATION_LETTERS) ** letters
+        if index < size or (digits, letters) == REGISTRATION_SHAPES[-1]:
+            return _registration_of_shape(index, digits, letters)
+        index -= size
+    raise AssertionError("unreachable")
+
+
+def _registration_of_shape(index: int, digits: int, letters: int) -> str:
+    suffix = ""
+    for _ in range(letters):
+        index, letter = divmod(index, len(REGISTRATION_LETTERS))
+        suffix = REGISTRATION_LETTERS[letter] + suffix
+    return f"N{10 ** (digits - 1) + index}{suffix}"
 
 
 def passenger_id(index: int) -> str:
@@ -86,25 +97,26 @@ class Airline:
     def booking_id(self, index: int) -> str:
         """The index-th booking reference (six symbols, like a record locator)."""
         value = (self._locator_mul * index + self._locator_add) % LOCATOR_SPACE
-        symbols = []
-        for _ in range(6):
-            value, digit = divmod(value, 32)
-            symbols.append(LOCATOR_ALPHABET[digit])
-        return "".join(reversed(symbols))
+        # six base-32 symbols, most significant first: three 10-bit pairs of them
+        pairs = LOCATOR_PAIRS
+        return pairs[value >> 20] + pairs[(value >> 10) & 1023] + pairs[value & 1023]
 
     def key(self, kind: str, index: int) -> str:
         """The index-th key of a kind: registration, passenger or booking."""
-        if kind == "registration":
-            return registration(index)
-        if kind == "passenger":
-            return passenger_id(index)
-        if kind == "booking":
-            return self.booking_id(index)
-        raise ValueError(f"unknown key kind {kind!r}")
+        return self._maker(kind)(index)
 
     def keys(self, kind: str, count: int) -> list[str]:
         """The first `count` keys of a kind."""
-        return [self.key(kind, i) for i in range(count)]
+        return list(map(self._maker(kind), range(count)))
+
+    def _maker(self, kind: str) -> Callable[[int], str]:
+        if kind == "registration":
+            return registration
+        if kind == "passenger":
+            return passenger_id
+        if kind == "booking":
+            return self.booking_id
+        raise ValueError(f"unknown key kind {kind!r}")
 
     def flights(self, count: int) -> list[Flight]:
         """`count` flights between distinct airports, numbered from flight_id 1."""

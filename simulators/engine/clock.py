@@ -17,10 +17,17 @@ class VirtualClock:
 
     def advance(self, ms: int) -> int:
         """Move time forward by `ms` (never backward) and return the new time."""
+        if not _is_whole(ms):
+            raise ValueError("ms must be a whole number of milliseconds")
         if ms < 0:
             raise ValueError("time only moves forward")
         self.now_ms += ms
         return self.now_ms
+
+
+def _is_whole(value: Any) -> bool:
+    # bool is an int subclass, but True milliseconds is a bug, not a duration
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(order=True, frozen=True)
@@ -46,8 +53,10 @@ class EventQueue:
 
     def schedule(self, delay_ms: int, event: Any, priority: int = 0) -> Scheduled:
         """Queue `event` to happen `delay_ms` after now."""
-        if not isinstance(delay_ms, int) or delay_ms < 0:
+        if not _is_whole(delay_ms) or delay_ms < 0:
             raise ValueError("delay_ms must be a non-negative integer")
+        if not _is_whole(priority):
+            raise ValueError("priority must be an integer")
         item = Scheduled(self.clock.now_ms + delay_ms, priority, self._seq, event)
         self._seq += 1
         heapq.heappush(self._heap, item)
@@ -65,12 +74,13 @@ class EventQueue:
         return due
 
     def run_until(self, until_ms: int, handle) -> int:
-        """Advance the clock to `until_ms`, calling `handle(event)` at each event's
-        time.
+        """Advance the clock to `until_ms`, running each due event at its time.
 
         Events scheduled by `handle` that fall inside the window run in the same call.
         Returns how many events ran.
         """
+        if not _is_whole(until_ms):
+            raise ValueError("until_ms must be an integer")
         ran = 0
         while self._heap and self._heap[0].time_ms <= until_ms:
             item = heapq.heappop(self._heap)

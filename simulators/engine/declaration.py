@@ -61,6 +61,7 @@ class Param:
     max_length: int | None = None
     help: str = ""
     source: str | None = None  # a snapshot list the browser offers as choices
+    presets: tuple = ()  # quick values the browser offers as buttons
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -78,6 +79,8 @@ class Param:
             "source": self.source,
         }
         data.update({k: v for k, v in optional.items() if v is not None})
+        if self.presets:
+            data["presets"] = list(self.presets)
         if self.choices:
             labels = self.choice_labels or tuple(str(c) for c in self.choices)
             data["choices"] = [
@@ -120,6 +123,10 @@ class Param:
     def _check_text(self, value: Any) -> str:
         if not isinstance(value, str):
             raise self._error("bad_type", _("%(name)s must be text"))
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates ("\ud800") arrive through JSON
+            raise self._error("bad_text", _("%(name)s must be valid text")) from None
         if not value.strip():
             raise self._error("empty", _("%(name)s must not be empty"))
         if self.max_length is not None and len(value) > self.max_length:

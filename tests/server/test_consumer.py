@@ -307,3 +307,25 @@ async def test_presence_counts_the_sockets_in_the_room():
     presence = await receive(communicator)
     assert presence == {"type": "presence", "watching": 1}
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "action", "action": "lookup", "args": {"key": "\\ud800"}}',
+        (
+            '{"type": "action", "ref": "\\ud800", "action": "lookup", '
+            '"args": {"key": "x"}}'
+        ),
+        '{"type": "\\udfff"}',
+    ],
+)
+async def test_a_lone_surrogate_is_refused_and_the_server_survives(text):
+    communicator, hello = await open_lab()
+    await communicator.send_to(text_data=text)
+    message = await receive_type(communicator, "error")
+    assert message["code"] in {"bad_text", "bad_ref", "unknown_type"}
+    await communicator.send_json_to({"type": "ping"})
+    assert (await receive_type(communicator, "pong"))["seq"] == 0
+    assert registry.get(hello["room"]).lab.digest() == hello["digest"]
+    await communicator.disconnect()

@@ -1,0 +1,1 @@
+"""Benchmarks of the simulators, run with `python -m benchmarks` from the repo root."""

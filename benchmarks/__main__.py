@@ -1,0 +1,44 @@
+"""`python -m benchmarks`: the hash-placement benchmark as one table.
+
+Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
+`--markdown` (print the table as Markdown, as docs/benchmarks.md holds it).
+"""
+
+import argparse
+import os
+import platform
+import sys
+
+from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
+from benchmarks.timing import render
+from simulators.airline import Airline
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every benchmark and print one table; exit 1 if a target was missed."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument("--keys", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.keys < 1:
+        parser.error("--keys and --repeat must be positive")
+
+    print(
+        f"# Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; {args.keys:,} keys; median of {args.repeat} runs",
+        flush=True,
+    )
+    keys = Airline(1).keys("registration", args.keys)
+    rows = [
+        *lookup_rows(keys, args.repeat),
+        *placing_rows(args.keys, args.repeat),
+        *rebalance_rows(args.keys, args.repeat),
+    ]
+    print(render(rows, markdown=args.markdown))
+    missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
