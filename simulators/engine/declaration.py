@@ -154,6 +154,7 @@ class ActionSpec:
     label: str
     params: tuple[Param, ...] = field(default_factory=tuple)
     help: str = ""
+    primary: bool = False  # shown next to the drawing, not only in the full panel
 
     def as_dict(self) -> dict:
         """The action as JSON-safe data for the browser."""
@@ -164,6 +165,8 @@ class ActionSpec:
         }
         if self.help:
             data["help"] = self.help
+        if self.primary:
+            data["primary"] = True
         return data
 
     def validate(self, args: Any) -> dict:

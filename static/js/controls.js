@@ -7,15 +7,22 @@
 import { fmt, t } from "./i18n.js";
 import { fieldFor } from "./fields.js";
 
-/** Build the panel inside `container`; `send(action, args)` must return the ref used. */
-export function createControls(container, declaration, send) {
+/**
+ * Build the panel inside `container`; `send(action, args)` must return the ref used.
+ * Actions the lab marks `primary` go to `quick` instead (a bar beside the drawing), so
+ * the commonest clicks need no scrolling on a projector or a phone.
+ */
+export function createControls(container, declaration, send, { quick = null } = {}) {
   const formsByRef = new Map();
   const forms = declaration.actions.map((action) => buildForm(action));
-  container.replaceChildren(...forms.map((f) => f.element));
+  const inQuick = (form) => quick && form.action.primary;
+  container.replaceChildren(...forms.filter((f) => !inQuick(f)).map((f) => f.element));
+  quick?.replaceChildren(...forms.filter(inQuick).map((f) => f.element));
+  if (quick) quick.hidden = !forms.some(inQuick);
 
   function buildForm(action) {
     const element = document.createElement("form");
-    element.className = "action-form";
+    element.className = action.primary && quick ? "action-form is-quick" : "action-form";
     element.noValidate = true;
     element.dataset.action = action.name;
     const fields = action.params.map((param) => fieldFor(param, action.name));

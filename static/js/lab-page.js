@@ -17,6 +17,7 @@ async function boot() {
   const stage = document.getElementById("stage");
   const metricsEl = document.getElementById("metrics");
   const controlsEl = document.getElementById("controls");
+  const quickEl = document.getElementById("quick-controls");
   const generalError = document.getElementById("lab-error");
   const narrator = createNarrator({
     live: document.getElementById("narration"),
@@ -40,8 +41,11 @@ async function boot() {
         renderer = createRenderer();
         stage.removeAttribute("aria-busy");
         renderer.mount(stage, hello, { metrics: metricsEl });
-        controls = createControls(controlsEl, hello.declaration, (action, args) =>
-          socket.send(action, args),
+        controls = createControls(
+          controlsEl,
+          hello.declaration,
+          (action, args) => socket.send(action, args),
+          { quick: quickEl },
         );
         controls.refresh(hello.snapshot);
         root.dataset.seq = String(hello.seq);

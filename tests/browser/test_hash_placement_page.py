@@ -38,7 +38,11 @@ def test_adding_a_shard_draws_a_fifth_shard_and_shows_the_moved_fraction(
     page, live_server_url
 ):
     open_lab(page, live_server_url, seed=5)
-    page.locator('form[data-action="add_shard"] button[type="submit"]').click()
+    # the commonest actions sit in the quick bar above the drawing
+    quick = page.locator("#quick-controls")
+    for action in ("add_shard", "remove_shard", "lookup"):
+        expect(quick.locator(f'form[data-action="{action}"]')).to_be_visible()
+    quick.locator('form[data-action="add_shard"] button[type="submit"]').click()
     expected = expected_moved_percent(5)
     for scheme in SCHEMES:
         expect(bins(page, scheme)).to_have_count(5)

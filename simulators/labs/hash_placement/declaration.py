@@ -87,11 +87,12 @@ OPTIONS = (
     ),
 )
 ACTIONS = (
-    ActionSpec("add_shard", _("Add a shard")),
+    ActionSpec("add_shard", _("Add a shard"), primary=True),
     ActionSpec(
         "remove_shard",
         _("Remove a shard"),
         (Param("shard", _("Shard"), "text", max_length=2, source="shards"),),
+        primary=True,
     ),
     ActionSpec("set_shards", _("Set the number of shards"), (SHARD_COUNT,)),
     ActionSpec("set_vnodes", _("Set virtual nodes"), (VNODES,)),
@@ -102,6 +103,7 @@ ACTIONS = (
         _("Look up a key"),
         (KEY_TEXT,),
         help=_("Follow one key: hash, then partition or token, then shard."),
+        primary=True,
     ),
     ActionSpec("mark_hot", _("Make a key hot"), (KEY_TEXT, SHARE)),
     ActionSpec("clear_hot", _("Cool the hot key")),

@@ -9,7 +9,11 @@ import { fmt, num, t } from "../../i18n.js";
 import { inkOn, shardColour } from "../../palette.js";
 import { DOT_RADIUS } from "./geometry.js";
 import { LABEL_H } from "./slots.js";
-import { changedGoals, endOf, run, segment } from "./timeline.js";
+import { colourAt, remember, rememberMoved, rgbOf } from "./painter.js";
+import { changedGoals, endOf, moves, positionAt, run, segment } from "./timeline.js";
+
+/** The outline of a bin dot (app.css: .bin-dots circle), for the painter. */
+export const BIN_DOT_RIM = 0.6;
 
 const FLAME =
   "M6 0C7 4 12 6 12 10.5C12 13.6 9.3 16 6 16S0 13.6 0 10.5C0 7.6 2.4 6 3 3.4C4 5 4.4 6 5 6.6C5.6 4.6 6 2.2 6 0Z";
@@ -23,8 +27,11 @@ function shortCount(value) {
   return value >= 100000 ? compact.format(value) : num(value);
 }
 
-/** Bins and bin dots of one card, drawn into the d3 groups `binLayer` and `dotLayer`. */
-export function createBins(binLayer, dotLayer) {
+/**
+ * Bins and bin dots of one card, drawn into the d3 groups `binLayer` and `dotLayer`; dots
+ * in motion are painted by `painter` (painter.js).
+ */
+export function createBins(binLayer, dotLayer, painter) {
   /** Where each key dot and each bin is drawn right now (mid-animation too). */
   function current() {
     const dots = new Map();
@@ -114,8 +121,11 @@ export function createBins(binLayer, dotLayer) {
         const end = plan.counts[d.shard] ?? 0;
         const value = d3.interpolateRound(this.__shown ?? end, end);
         return (u) => {
-          this.__shown = value(u);
-          this.textContent = shortCount(this.__shown);
+          const shown = value(u);
+          // A new text relays the SVG out: write only when the number changes.
+          if (shown === this.__shown && this.textContent) return;
+          this.__shown = shown;
+          this.textContent = shortCount(shown);
         };
       });
   }
@@ -131,31 +141,66 @@ export function createBins(binLayer, dotLayer) {
             .attr("r", DOT_RADIUS)
             .attr("fill", (d) => shardColour(d.shard)),
         (update) => update,
-        (exit) => exit.remove(),
+        (exit) => exit.each(function forget() { painter.stop(this); }).remove(),
       );
     const changed = changedGoals(sel, (d) => {
       const end = endOf(d.segments);
       return `${d.shard}@${end.x},${end.y}`;
     });
-    // Keys that moved in the last change stay outlined until the next change.
-    if (plan.isChange) sel.filter((d) => !d.flies).classed("moved", false);
-    changed
-      .filter((d) => !d.flies)
-      .interrupt("recolour")
-      .attr("fill", (d) => shardColour(d.shard));
-    const flying = changed
-      .filter((d) => d.flies)
-      .raise()
-      .classed("moved", true);
-    run(changed, plan.times.total, "move");
-    flying
-      .transition("recolour")
-      .delay((d) => d.departsAt)
-      .duration(plan.times.recolourMs)
-      .attr("fill", (d) => shardColour(d.shard));
+    // Keys that moved in the last change stay outlined until the next change. A flying dot
+    // is outlined at once on the canvas and its circle takes the class when it lands: the
+    // class on hundreds of circles at once would restyle them all in the first frame.
+    if (plan.isChange) sel.filter((d) => !d.flies).each(unmark);
+    changed.filter((d) => d.flies).each(mark);
+    const { total, recolourMs } = plan.times;
+    changed.each(function move(d) {
+      const colour = shardColour(d.shard);
+      if (!d.flies && !moves(d.segments)) {
+        painter.stop(this);
+        rest(this, endOf(d.segments), colour);
+        return;
+      }
+      const to = rgbOf(colour);
+      const from = painter.drawn(this).fill;
+      painter.animate(this, {
+        end: total,
+        layer: d.flies ? 2 : 1,
+        rim: BIN_DOT_RIM,
+        track: true,
+        moved: () => this.__moved === true,
+        state: (ms) => ({
+          ...positionAt(d.segments, ms),
+          r: DOT_RADIUS,
+          fill: d.flies ? colourAt(from, to, ms, d.departsAt, recolourMs) : to,
+        }),
+        done: (node) => rest(node, endOf(d.segments), colour),
+      });
+    });
   }
 
   return { animate, current };
+}
+
+/** Put a dot at rest at `p` in colour `fill`, outlined if it moved in the last change. */
+function rest(node, p, fill) {
+  node.__pos = { x: p.x, y: p.y };
+  // A position, not a transform: a transform on each of 240 dots would give each its own
+  // paint property node, and the browser re-walks them all whenever anything repaints.
+  node.setAttribute("cx", p.x);
+  node.setAttribute("cy", p.y);
+  node.setAttribute("fill", fill);
+  if (node.__moved) node.classList.add("moved");
+  remember(node, { ...node.__pos, r: DOT_RADIUS, colour: fill, moved: node.__moved === true });
+}
+
+function mark() {
+  this.__moved = true;
+}
+
+function unmark() {
+  this.__moved = false;
+  if (this.classList.contains("moved")) this.classList.remove("moved");
+  rememberMoved(this, false);
 }
 
 function corner(box) {

@@ -90,7 +90,8 @@ function countUp(node, fraction) {
     .tween("text", () => {
       const value = d3.interpolateNumber(from, fraction);
       return (u) => {
-        node.textContent = percent(value(u));
+        const text = percent(value(u));
+        if (node.textContent !== text) node.textContent = text;
       };
     });
 }

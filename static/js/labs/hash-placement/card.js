@@ -6,12 +6,13 @@
 
 import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
-import { createBins } from "./bins.js";
+import { BIN_DOT_RIM, createBins } from "./bins.js";
 import { createCardMetrics } from "./card-metrics.js";
 import { RING_BOTTOM, WIDTH } from "./geometry.js";
 import { drawLookup, lookupSentence } from "./lookup.js";
+import { createPainter } from "./painter.js";
 import { planChange, planFresh } from "./plan.js";
-import { createRing } from "./ring.js";
+import { RING_DOT_RIM, createRing } from "./ring.js";
 import { schemeExplanation, schemeTitle } from "./schemes.js";
 import { initialSlots } from "./slots.js";
 
@@ -32,26 +33,31 @@ export function createCard(parent, scheme) {
   const title = article.querySelector("h2");
   const explain = article.querySelector(".explain");
   const lookupText = article.querySelector(".lookup-text");
-  // Two stacked SVGs with one viewBox: the table (band, ticks, bins) rarely changes, the
-  // dots move every frame; keeping them apart spares the browser repainting the table.
+  // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the key
+  // dots in the front SVG, the canvas that stands in for the dots while they move
+  // (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
+  // move every frame; keeping them apart spares the browser repainting the table.
   const figure = d3.select(article.querySelector(".card-figure"));
   const back = figure.append("svg").attr("class", "card-svg card-back").attr("role", "img");
   const front = figure
     .append("svg")
     .attr("class", "card-svg card-front")
     .attr("aria-hidden", "true");
+  const ringDots = front.append("g").attr("class", "ring-dots");
+  const binDots = front.append("g").attr("class", "bin-dots");
+  const painter = createPainter(figure.node(), WIDTH, [
+    { node: ringDots.node(), rim: RING_DOT_RIM },
+    { node: binDots.node(), rim: BIN_DOT_RIM },
+  ]);
+  const over = figure
+    .append("svg")
+    .attr("class", "card-svg card-over")
+    .attr("aria-hidden", "true");
   const svgs = figure.selectAll("svg").attr("viewBox", `0 0 ${WIDTH} ${BINS_TOP + 100}`);
-  defineArrowhead(front, `arrowhead-${scheme}`);
-  const ring = createRing(
-    back.append("g").attr("class", "ring-layer"),
-    front.append("g").attr("class", "ring-dots"),
-    scheme,
-  );
-  const bins = createBins(
-    back.append("g").attr("class", "bins-layer"),
-    front.append("g").attr("class", "bin-dots"),
-  );
-  const overlay = front.append("g").attr("class", "lookup-layer");
+  defineArrowhead(over, `arrowhead-${scheme}`);
+  const ring = createRing(back.append("g").attr("class", "ring-layer"), ringDots, scheme, painter);
+  const bins = createBins(back.append("g").attr("class", "bins-layer"), binDots, painter);
+  const overlay = over.append("g").attr("class", "lookup-layer");
   const metrics = createCardMetrics(article.querySelector(".card-metrics"));
   let snapshot = null;
   let slots = null;
@@ -91,6 +97,7 @@ export function createCard(parent, scheme) {
       hotShard: hotShardOf(next, scheme),
     });
     snapshot = next;
+    painter.refresh();
     finish(numbers, context);
   }
 
@@ -123,6 +130,7 @@ export function createCard(parent, scheme) {
       hotShard: hotShardOf(next, scheme),
     });
     snapshot = next;
+    painter.refresh();
     finish(numbers, context);
   }
 
@@ -168,6 +176,7 @@ export function createCard(parent, scheme) {
     },
     destroy() {
       clearTimeout(shrinkTimer);
+      painter.destroy();
       svgs.selectAll("*").interrupt();
       article.remove();
     },

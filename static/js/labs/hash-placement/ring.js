@@ -14,22 +14,29 @@ import {
   CENTRE,
   DOT_RADIUS,
   LETTER_RADIUS,
-  TICK_OUTER,
   assignLanes,
   bandPath,
   polar,
 } from "./geometry.js";
-import { arcsOf, centreLines, fractionOf, isRedis, ticksOf } from "./schemes.js";
+import { arcsOf, centreLines, fractionOf, isRedis } from "./schemes.js";
+import { createTicks } from "./ticks.js";
+import { mix, remember, rememberMoved, rgbOf } from "./painter.js";
 import { changedGoals } from "./timeline.js";
 
 const MIN_LETTER_SPAN = 0.045;
 const PULSE_MS = 650;
+const PLACE_MS = 700;
+/** The outline of a ring dot (app.css: .ring-dots circle), for the painter. */
+export const RING_DOT_RIM = 0.7;
 
-/** Draw the ring of `scheme`: the table into the d3 group `layer`, key dots into `dots`. */
-export function createRing(layer, dots, scheme) {
+/**
+ * Draw the ring of `scheme`: the table into the d3 group `layer`, key dots into `dots`
+ * (dots in motion are painted by `painter`, painter.js).
+ */
+export function createRing(layer, dots, scheme, painter) {
   layer.append("path").attr("class", "band-base").attr("d", bandPath(0, 1));
   const arcs = layer.append("g").attr("class", "band-arcs");
-  const ticks = layer.append("g").attr("class", "ticks");
+  const ticks = createTicks(layer, scheme);
   const letters = layer.append("g").attr("class", "arc-letters").attr("aria-hidden", "true");
   const centre = layer.append("g").attr("class", "ring-centre").attr("aria-hidden", "true");
   const origin = drawOrigin(layer);
@@ -40,7 +47,7 @@ export function createRing(layer, dots, scheme) {
     const delay = duration(delayMs);
     const data = arcsOf(scheme, snapshot);
     drawBand(data, delay, ms);
-    drawTicks(snapshot, delay, ms);
+    ticks.draw(snapshot, delay, ms);
     drawLetters(data, delay, ms);
     drawCentre(snapshot);
     origin.text(originLabel(scheme, snapshot));
@@ -78,34 +85,6 @@ export function createRing(layer, dots, scheme) {
           ),
         (exit) => exit.transition("table").delay(delay).duration(ms).style("opacity", 0).remove(),
       );
-  }
-
-  function drawTicks(snapshot, delay, ms) {
-    ticks
-      .selectAll("line")
-      .data(ticksOf(scheme, snapshot), (d) => d.id)
-      .join(
-        (enter) =>
-          enter
-            .append("line")
-            .each(function place(d) {
-              const inner = polar(d.fraction, d.shard ? BAND_INNER - 2 : BAND_INNER);
-              const outer = polar(d.fraction, d.shard ? TICK_OUTER : BAND_OUTER);
-              d3.select(this)
-                .attr("x1", inner.x)
-                .attr("y1", inner.y)
-                .attr("x2", outer.x)
-                .attr("y2", outer.y);
-            })
-            .attr("class", (d) => (d.shard ? "token" : "boundary"))
-            .style("opacity", 0),
-        (update) => update,
-        (exit) => exit.transition("table").delay(delay).duration(ms).style("opacity", 0).remove(),
-      )
-      .transition("table")
-      .delay(delay)
-      .duration(ms)
-      .style("opacity", 1);
   }
 
   function drawLetters(data, delay, ms) {
@@ -170,48 +149,86 @@ export function createRing(layer, dots, scheme) {
             .attr("fill", (d) => shardColour(d.shard))
             .call((s) => s.append("title")),
         (update) => update,
-        (exit) => exit.remove(),
+        (exit) => exit.each(function forget() { painter.stop(this); }).remove(),
       );
-    sel
-      .select("title")
-      .text((d) => fmt(t("%(key)s on shard %(shard)s"), { key: d.key, shard: d.shard }));
     const changed = changedGoals(sel, (d) => `${d.shard}@${d.at.x},${d.at.y}`);
     changed
-      .filter((d) => !departures.has(d.id))
-      .interrupt("place")
-      .transition("place")
-      .duration(duration(700))
-      .attr("cx", (d) => d.at.x)
-      .attr("cy", (d) => d.at.y)
-      .attr("r", DOT_RADIUS)
-      .attr("fill", (d) => shardColour(d.shard));
-    // Keys that moved in the last change stay outlined until the next change.
-    if (isChange || fresh) sel.filter((d) => !departures.has(d.id)).classed("moved", false);
-    pulse(
-      changed.filter((d) => departures.has(d.id)),
-      departures,
-    );
+      .select("title")
+      .text((d) => fmt(t("%(key)s on shard %(shard)s"), { key: d.key, shard: d.shard }));
+    // Keys that moved in the last change stay outlined until the next change (a pulsing
+    // dot is outlined on the canvas, its circle takes the class when the pulse ends).
+    if (isChange || fresh) {
+      sel.filter((d) => !departures.has(d.id)).each(function unmark() {
+        this.__moved = false;
+        if (this.classList.contains("moved")) this.classList.remove("moved");
+        rememberMoved(this, false);
+      });
+    }
+    changed.each(function move(d) {
+      const motion = departures.has(d.id)
+        ? pulse(this, d, duration(departures.get(d.id)))
+        : place(this, d);
+      if (motion) painter.animate(this, { ...motion, layer: 0, rim: RING_DOT_RIM });
+    });
+  }
+
+  /** A key whose place or colour changed without moving shard: glide there (or jump). */
+  function place(node, d) {
+    const from = painter.drawn(node);
+    const colour = shardColour(d.shard);
+    const to = { ...d.at, r: DOT_RADIUS, fill: rgbOf(colour) };
+    const done = (n) => rest(n, to, colour, false);
+    if (from.x === to.x && from.y === to.y && from.r === to.r && from.fill === to.fill) {
+      painter.stop(node);
+      done(node);
+      return null;
+    }
+    const span = duration(PLACE_MS);
+    return { end: span, state: (ms) => tween(from, to, d3.easeCubicInOut(ms / span)), done };
+  }
+
+  /** A key that moved shard: after `delay`, it swells, takes its new colour and shrinks. */
+  function pulse(node, d, delay) {
+    const from = painter.drawn(node);
+    const half = duration(PULSE_MS / 2);
+    const colour = shardColour(d.shard);
+    const big = { ...d.at, r: DOT_RADIUS * 2.4, fill: rgbOf(colour) };
+    const to = { ...big, r: DOT_RADIUS };
+    const was = node.classList.contains("moved");
+    node.__moved = true;
+    return {
+      end: delay + 2 * half,
+      moved: (ms) => (ms >= delay ? node.__moved === true : was),
+      state(ms) {
+        if (ms < delay) return from;
+        const u = (ms - delay) / half;
+        if (u < 1) return tween(from, big, d3.easeCubicInOut(u));
+        return tween(big, to, d3.easeCubicInOut(Math.min(1, u - 1)));
+      },
+      done: (n) => rest(n, to, colour, n.__moved === true),
+    };
   }
 
   return { drawTable, drawDots, clearLanes: () => (lanesFor = null) };
 }
 
-function pulse(sel, departures) {
-  const half = duration(PULSE_MS / 2);
-  sel
-    .raise()
-    .interrupt("place")
-    .transition("place")
-    .delay((d) => duration(departures.get(d.id)))
-    .duration(half)
-    .attr("r", DOT_RADIUS * 2.4)
-    .attr("cx", (d) => d.at.x)
-    .attr("cy", (d) => d.at.y)
-    .attr("fill", (d) => shardColour(d.shard))
-    .attr("class", "moved")
-    .transition()
-    .duration(half)
-    .attr("r", DOT_RADIUS);
+/** Put a ring dot at rest. */
+function rest(node, { x, y, r }, colour, moved) {
+  node.setAttribute("cx", x);
+  node.setAttribute("cy", y);
+  node.setAttribute("r", r);
+  node.setAttribute("fill", colour);
+  if (moved) node.classList.add("moved");
+  remember(node, { x, y, r, colour, moved: node.classList.contains("moved") });
+}
+
+function tween(a, b, e) {
+  return {
+    x: a.x + (b.x - a.x) * e,
+    y: a.y + (b.y - a.y) * e,
+    r: a.r + (b.r - a.r) * e,
+    fill: mix(a.fill, b.fill, e),
+  };
 }
 
 function drawOrigin(layer) {

@@ -1,0 +1,263 @@
+/**
+ * A card's key dots while a change plays, painted on a canvas laid over the SVG. For the
+ * length of the animation the SVG dot groups are made transparent (one style change each,
+ * not one per dot) and every dot is drawn here, in one requestAnimationFrame callback: the
+ * dots at rest once into a base image, the moving ones over it each frame. Software
+ * rendering cannot restyle, lay out and repaint hundreds of SVG circles sixty times a
+ * second; it can redraw one canvas. The SVG circles stay the keyed record of every dot
+ * (data, title, class): a moving dot's circle is written once, when the last motion of
+ * the card has ended, and the groups are shown again in that same frame.
+ */
+
+import d3 from "d3";
+import { copyRegion, createPixels, drawDot, union, wholeOf } from "./raster.js";
+
+// The dots' outline as app.css draws it (.ring-dots/.bin-dots circle, and .moved).
+const RIM = d3.rgb("#ffffff");
+const MOVED_RIM = d3.rgb("#1b1f24");
+const MOVED_RIM_WIDTH = 1.1;
+// Dots in motion need no more pixels than this per CSS pixel.
+const MAX_RATIO = 2;
+// Moving dots are drawn in this order: ring dots, bin dots, flying bin dots.
+const LAYERS = 3;
+
+/**
+ * A canvas over `figure` whose user units are the SVGs' (`width` across), standing in for
+ * the circles of `groups` ([{node, rim}]: SVG groups in drawing order, and the outline width
+ * of their dots) while they move. Returns {animate, drawn, stop, refresh, destroy}.
+ */
+export function createPainter(figure, width, groups) {
+  const canvas = document.createElement("canvas");
+  canvas.className = "card-canvas";
+  canvas.setAttribute("aria-hidden", "true");
+  figure.append(canvas);
+  const context = canvas.getContext("2d");
+  const motions = new Map();
+  let base = null; // the dots at rest
+  let work = null; // base + the moving dots of the last frame
+  let moved = null; // where the last frame drew moving dots
+  let stale = true;
+  let hidden = false;
+  let scale = 1;
+  let box = null;
+  let frame = 0;
+  const observer = new ResizeObserver(([entry]) => {
+    box = entry.contentRect;
+    if (base && base.width === pixelsAcross() && base.height === pixelsDown()) return;
+    base = null;
+    if (motions.size) request();
+  });
+  observer.observe(figure);
+
+  /**
+   * Play `motion` on the SVG circle `node`: {end (ms), layer (0..2), rim (outline width),
+   * state(ms) → {x, y, r, fill: {r, g, b}}, done(node) writing the final state}, and
+   * optionally `moved(ms)` (else the node's class says whether it is outlined as moved)
+   * and `track` (keep `node.__pos`). Replaces any motion `node` had; with `end` 0
+   * (reduced motion) the dot goes straight to the end.
+   */
+  function animate(node, motion) {
+    if (motion.end <= 0) {
+      stop(node);
+      motion.done(node);
+      return;
+    }
+    motions.set(node, { ...motion, start: performance.now() });
+    stale = true;
+    request();
+  }
+
+  /** How `node` is drawn now, {x, y, r, fill: {r, g, b}}: as last painted, or at rest. */
+  function drawn(node) {
+    return (motions.has(node) && node.__drawn) || node.__rest || readDot(node);
+  }
+
+  /** Forget `node`'s motion (the caller writes where it is now). */
+  function stop(node) {
+    if (!motions.delete(node)) return;
+    node.__drawn = null;
+    stale = true;
+  }
+
+  /** The SVG changed under a running animation: draw the dots at rest afresh. */
+  function refresh() {
+    stale = true;
+  }
+
+  function request() {
+    if (!frame) frame = requestAnimationFrame(paint);
+  }
+
+  function paint(now) {
+    frame = 0;
+    if (!base) resize();
+    const layers = Array.from({ length: LAYERS }, () => []);
+    let moving = 0;
+    for (const [node, motion] of motions) {
+      const ms = Math.min(motion.end, Math.max(0, now - motion.start));
+      if (ms < motion.end) moving += 1;
+      const dot = {
+        ...motion.state(ms),
+        moved: motion.moved ? motion.moved(ms) : node.classList.contains("moved"),
+        rim: motion.rim,
+      };
+      node.__drawn = dot;
+      if (motion.track) node.__pos = { x: dot.x, y: dot.y };
+      layers[motion.layer].push(dot);
+    }
+    // Dots that have arrived wait on the canvas until the last one has: the SVG is then
+    // written in one go, not a few circles every frame (each costs a relayout).
+    if (!moving || !base) {
+      settle();
+      return;
+    }
+    hide(true);
+    let region = moved;
+    if (stale) {
+      drawResting();
+      region = wholeOf(work);
+    } else {
+      copyRegion(base, work, moved);
+    }
+    work.drawn = null;
+    for (const layer of layers) for (const dot of layer) paintDot(work, dot, dot.rim);
+    moved = work.drawn;
+    region = union(region, moved);
+    if (region) {
+      const { x0, y0, x1, y1 } = region;
+      context.putImageData(work.image, 0, 0, x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+    }
+    request();
+  }
+
+  /** Every dot at rest into `base`, and a copy into `work`. */
+  function drawResting() {
+    stale = false;
+    base.words.fill(0);
+    for (const { node, rim } of groups) {
+      for (const circle of node.children) {
+        if (motions.has(circle)) continue;
+        paintDot(base, circle.__rest ?? readDot(circle), rim);
+      }
+    }
+    work.words.set(base.words);
+  }
+
+  function paintDot(pixels, { x, y, r, fill, moved: outlined }, rim) {
+    const line = outlined ? MOVED_RIM_WIDTH : rim;
+    const colour = outlined ? MOVED_RIM : RIM;
+    drawDot(pixels, x * scale, y * scale, r * scale, fill, line * scale, colour);
+  }
+
+  /** Write every moving dot's circle where its motion ends, and show the SVG again. */
+  function settle() {
+    for (const [node, motion] of [...motions]) {
+      stop(node);
+      motion.done(node);
+    }
+    hide(false);
+    context.clearRect(0, 0, canvas.width, canvas.height);
+    moved = null;
+    stale = true;
+  }
+
+  function hide(yes) {
+    if (hidden === yes) return;
+    hidden = yes;
+    for (const { node } of groups) {
+      if (yes) node.style.opacity = "0";
+      else node.style.removeProperty("opacity");
+    }
+  }
+
+  function ratio() {
+    return Math.min(MAX_RATIO, globalThis.devicePixelRatio || 1);
+  }
+
+  function pixelsAcross() {
+    return Math.max(1, Math.round(box.width * ratio()));
+  }
+
+  function pixelsDown() {
+    return Math.max(1, Math.round(box.height * ratio()));
+  }
+
+  function resize() {
+    if (!box || !box.width) return;
+    const w = pixelsAcross();
+    const h = pixelsDown();
+    canvas.width = w;
+    canvas.height = h;
+    scale = w / width;
+    base = createPixels(context.createImageData(w, h));
+    work = createPixels(context.createImageData(w, h));
+    moved = null;
+    stale = true;
+  }
+
+  return {
+    animate,
+    drawn,
+    stop,
+    refresh,
+    destroy() {
+      cancelAnimationFrame(frame);
+      frame = 0;
+      observer.disconnect();
+      motions.clear();
+      hide(false);
+      canvas.remove();
+    },
+  };
+}
+
+/**
+ * Note how the circle `node` is drawn at rest (`x`, `y`, `r`, CSS `colour`, `moved`), so
+ * that a canvas can draw it without reading the DOM. Whoever writes a dot's circle says so.
+ */
+export function remember(node, { x, y, r, colour, moved }) {
+  node.__rest = { x, y, r, fill: rgbOf(colour), moved };
+}
+
+/** The circle's outline class changed (the keys that moved in the last change). */
+export function rememberMoved(node, moved) {
+  if (node.__rest) node.__rest.moved = moved;
+}
+
+function readDot(circle) {
+  const number = (name) => Number(circle.getAttribute(name));
+  return {
+    x: number("cx"),
+    y: number("cy"),
+    r: number("r"),
+    fill: rgbOf(circle.getAttribute("fill")),
+    moved: circle.classList.contains("moved"),
+  };
+}
+
+const colours = new Map();
+
+/** A CSS colour as {r, g, b} (remembered: shard colours are few). */
+export function rgbOf(colour) {
+  let rgb = colours.get(colour);
+  if (!rgb) {
+    const c = d3.rgb(colour);
+    rgb = { r: c.r, g: c.g, b: c.b };
+    colours.set(colour, rgb);
+  }
+  return rgb;
+}
+
+/** Between two {r, g, b} colours, `e` of the way (0..1). */
+export function mix(a, b, e) {
+  if (e <= 0 || a === b) return a;
+  if (e >= 1) return b;
+  return { r: a.r + (b.r - a.r) * e, g: a.g + (b.g - a.g) * e, b: a.b + (b.b - a.b) * e };
+}
+
+/** A colour `ms` into a change from `from` to `to` that starts at `start` and lasts `span`. */
+export function colourAt(from, to, ms, start, span) {
+  if (ms <= start) return from;
+  if (ms >= start + span) return to;
+  return mix(from, to, d3.easeCubicInOut((ms - start) / span));
+}
