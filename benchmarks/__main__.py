@@ -1,7 +1,8 @@
 """`python -m benchmarks`: the hash-placement benchmark as one table.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
-`--markdown` (print the table as Markdown, as docs/benchmarks.md holds it).
+`--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
+`--no-browser` (skip the frame rate measured in headless Chromium).
 """
 
 import argparse
@@ -20,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--no-browser", action="store_true", help="skip the Chromium frame-rate rows"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.keys < 1:
         parser.error("--keys and --repeat must be positive")
@@ -35,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
         *placing_rows(args.keys, args.repeat),
         *rebalance_rows(args.keys, args.repeat),
     ]
+    if not args.no_browser:
+        from benchmarks.browser_fps import browser_rows
+
+        rows += browser_rows(args.repeat)
     print(render(rows, markdown=args.markdown))
     missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
     return 1 if missed else 0
