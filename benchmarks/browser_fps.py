@@ -19,28 +19,14 @@ http://127.0.0.1:8000]`.
 
 import argparse
 import math
-import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.timing import FpsRow, render
+from playground.liveserver import CHROMIUM_ARGS, chromium_path, live_daphne
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 KEYS = 1_000
 FRAME_MS = 1000 / 60
@@ -120,66 +106,6 @@ async ({action, args}) => {
   return {start, framed, end, frames, perCard};
 }
 """
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Daphne:
-    """The playground served by daphne on a free loopback port, in a temp var dir."""
-
-    def __enter__(self) -> str:
-        self._tmp = tempfile.TemporaryDirectory(prefix="fps-")
-        env = {**os.environ, "PLAYGROUND_VAR_DIR": self._tmp.name}
-        env.pop("DATABASE_URL", None)
-        env.pop("REDIS_URL", None)
-        python = sys.executable
-        subprocess.run(
-            [python, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
-        port = free_port()
-        self._log = open(Path(self._tmp.name) / "daphne.log", "wb")  # noqa: SIM115
-        self._process = subprocess.Popen(
-            [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-            + ["playground.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        self._wait_for(port)
-        return f"http://127.0.0.1:{port}"
-
-    def _wait_for(self, port: int, seconds: float = 30) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self._process.returncode}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        self.__exit__()
-        raise RuntimeError(f"daphne did not listen on {port} within {seconds} s")
-
-    def __exit__(self, *exc) -> None:
-        self._process.terminate()
-        try:
-            self._process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        self._log.close()
-        self._tmp.cleanup()
 
 
 @dataclass(frozen=True)
@@ -262,9 +188,13 @@ def browser_rows(repeat: int) -> list:
         f"Chromium (headless, software raster), {KEYS:,} keys, 1280×900: "
         f"frames while the sample's dots move (median of {repeat})"
     ]
-    with Daphne() as base_url, sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory(prefix="fps-") as var_dir,
+        live_daphne(Path(var_dir)) as base_url,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
         )
         try:
             for scenario in SCENARIOS:
@@ -328,7 +258,7 @@ def _rows_against(base_url: str, repeat: int) -> list:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
         )
         try:
             return [_row(s, _runs(browser, base_url, s, repeat)) for s in SCENARIOS]

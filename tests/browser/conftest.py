@@ -7,100 +7,17 @@ never mix with async tests.
 """
 
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
-    """Block until something accepts connections on the port."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not listen on {port} within {seconds} s")
+from playground.liveserver import CHROMIUM_ARGS, chromium_path, live_daphne
 
 
 @pytest.fixture(scope="session")
 def live_server_url(tmp_path_factory):
     """The base URL of a daphne serving the playground, for the whole session."""
-    var_dir = tmp_path_factory.mktemp("var")
-    env = {**os.environ, "PLAYGROUND_VAR_DIR": str(var_dir), "DEBUG": "true"}
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    port = free_port()
-    log_path = var_dir / "daphne.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "playground.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def chromium_path() -> str | None:
-    """Debian's Chromium if present, else None (Playwright then uses its own)."""
-    for path in CHROMIUM_PATHS:
-        if shutil.which(path):
-            return path
-    return None
+    with live_daphne(tmp_path_factory.mktemp("var")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
