@@ -8,8 +8,9 @@ Method: a daphne of our own on a free loopback port (temporary PLAYGROUND_VAR_DI
 lab at 1280×900 in headless Chromium, 1,000 registration keys loaded, then one action
 per scenario submitted through its form. A requestAnimationFrame probe, injected with
 `page.evaluate` (nothing in the app's code), records every frame's timestamp from the
-submit until no d3 transition is left under #stage (polled every 100 ms): the window
-holds the network round trip, the renderer's own planning and every frame of flight.
+submit until no d3 transition is left under #stage and no card paints dots on its canvas
+(polled every 100 ms): the window holds the network round trip, the renderer's own
+planning and every frame of flight.
 Each scenario runs on a fresh page `repeat` times; the row is the run with the median
 fps.
 

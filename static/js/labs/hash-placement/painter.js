@@ -10,7 +10,7 @@
  */
 
 import d3 from "d3";
-import { copyRegion, createPixels, drawDot, union, wholeOf } from "./raster.js";
+import { copyRows, createPixels, drawDot } from "./raster.js";
 
 // The dots' outline as app.css draws it (.ring-dots/.bin-dots circle, and .moved).
 const RIM = d3.rgb("#ffffff");
@@ -34,8 +34,7 @@ export function createPainter(figure, width, groups) {
   const context = canvas.getContext("2d");
   const motions = new Map();
   let base = null; // the dots at rest
-  let work = null; // base + the moving dots of the last frame
-  let moved = null; // where the last frame drew moving dots
+  let work = null; // base + the moving dots, as on the canvas
   let stale = true;
   let hidden = false;
   let scale = 1;
@@ -91,8 +90,9 @@ export function createPainter(figure, width, groups) {
   function paint(now) {
     frame = 0;
     if (!base) resize();
-    const layers = Array.from({ length: LAYERS }, () => []);
+    const dots = [];
     let moving = 0;
+    let dirty = null; // the rows of pixels that change this frame
     for (const [node, motion] of motions) {
       const ms = Math.min(motion.end, Math.max(0, now - motion.start));
       if (ms < motion.end) moving += 1;
@@ -100,10 +100,13 @@ export function createPainter(figure, width, groups) {
         ...motion.state(ms),
         moved: motion.moved ? motion.moved(ms) : node.classList.contains("moved"),
         rim: motion.rim,
+        layer: motion.layer,
       };
+      const before = node.__drawn;
+      if (!before || !same(before, dot)) dirty = rowsOf(dot, rowsOf(before, dirty));
       node.__drawn = dot;
       if (motion.track) node.__pos = { x: dot.x, y: dot.y };
-      layers[motion.layer].push(dot);
+      dots.push(dot);
     }
     // Dots that have arrived wait on the canvas until the last one has: the SVG is then
     // written in one go, not a few circles every frame (each costs a relayout).
@@ -112,22 +115,30 @@ export function createPainter(figure, width, groups) {
       return;
     }
     hide(true);
-    let region = moved;
     if (stale) {
       drawResting();
-      region = wholeOf(work);
-    } else {
-      copyRegion(base, work, moved);
+      dirty = { y0: 0, y1: work.height - 1 };
     }
-    work.drawn = null;
-    for (const layer of layers) for (const dot of layer) paintDot(work, dot, dot.rim);
-    moved = work.drawn;
-    region = union(region, moved);
-    if (region) {
-      const { x0, y0, x1, y1 } = region;
-      context.putImageData(work.image, 0, 0, x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+    // Only the rows where a dot moved are drawn again (none while every dot waits).
+    if (dirty) {
+      copyRows(base, work, dirty);
+      for (let layer = 0; layer < LAYERS; layer += 1) {
+        for (const dot of dots) if (dot.layer === layer) paintDot(work, dot, dot.rim, dirty);
+      }
+      const { y0, y1 } = dirty;
+      context.putImageData(work.image, 0, 0, 0, y0, work.width, y1 - y0 + 1);
     }
     request();
+  }
+
+  /** The rows `dot` covers (with its outline and anti-aliasing) added to `rows`. */
+  function rowsOf(dot, rows) {
+    if (!dot || !work) return rows;
+    const reach = (dot.r + MOVED_RIM_WIDTH) * scale + 1;
+    const y0 = Math.max(0, Math.floor(dot.y * scale - reach));
+    const y1 = Math.min(work.height - 1, Math.ceil(dot.y * scale + reach));
+    if (!rows) return { y0, y1 };
+    return { y0: Math.min(rows.y0, y0), y1: Math.max(rows.y1, y1) };
   }
 
   /** Every dot at rest into `base`, and a copy into `work`. */
@@ -143,10 +154,10 @@ export function createPainter(figure, width, groups) {
     work.words.set(base.words);
   }
 
-  function paintDot(pixels, { x, y, r, fill, moved: outlined }, rim) {
+  function paintDot(pixels, { x, y, r, fill, moved: outlined }, rim, rows = null) {
     const line = outlined ? MOVED_RIM_WIDTH : rim;
     const colour = outlined ? MOVED_RIM : RIM;
-    drawDot(pixels, x * scale, y * scale, r * scale, fill, line * scale, colour);
+    drawDot(pixels, x * scale, y * scale, r * scale, fill, line * scale, colour, rows);
   }
 
   /** Write every moving dot's circle where its motion ends, and show the SVG again. */
@@ -157,7 +168,6 @@ export function createPainter(figure, width, groups) {
     }
     hide(false);
     context.clearRect(0, 0, canvas.width, canvas.height);
-    moved = null;
     stale = true;
   }
 
@@ -191,7 +201,6 @@ export function createPainter(figure, width, groups) {
     scale = w / width;
     base = createPixels(context.createImageData(w, h));
     work = createPixels(context.createImageData(w, h));
-    moved = null;
     stale = true;
   }
 
@@ -222,6 +231,18 @@ export function remember(node, { x, y, r, colour, moved }) {
 /** The circle's outline class changed (the keys that moved in the last change). */
 export function rememberMoved(node, moved) {
   if (node.__rest) node.__rest.moved = moved;
+}
+
+function same(a, b) {
+  const f = a.fill;
+  const g = b.fill;
+  return (
+    a.x === b.x &&
+    a.y === b.y &&
+    a.r === b.r &&
+    a.moved === b.moved &&
+    (f === g || (f.r === g.r && f.g === g.g && f.b === g.b))
+  );
 }
 
 function readDot(circle) {

@@ -3,60 +3,42 @@
  * `arc` + `fill` + `stroke` cost some ten microseconds a dot where the browser has no GPU
  * (each call sets up its own rasteriser), so hundreds of moving dots would take a whole
  * frame; a dot a few pixels wide costs far less computed here. Pure functions, no DOM.
- * Pixels are read as 32-bit words in the byte order of every browser's platform (little
- * endian): 0xAABBGGRR.
+ * Pixels are handled as 32-bit words, 0xAABBGGRR: the byte order of the little-endian
+ * machines browsers run on.
  */
 
-/** Pixels over an ImageData (`width` × `height`), and the region drawn since `drawn` was reset. */
+/** Pixels over an ImageData: {image, words (one 32-bit word a pixel), width, height}. */
 export function createPixels(imageData) {
   return {
     image: imageData,
-    words: new Uint32Array(imageData.data.buffer),
+    words: new Int32Array(imageData.data.buffer),
     width: imageData.width,
     height: imageData.height,
-    drawn: null,
   };
 }
 
-/** The whole area as a region. */
-export function wholeOf(pixels) {
-  return { x0: 0, y0: 0, x1: pixels.width - 1, y1: pixels.height - 1 };
-}
-
-/** Copy the rows of `region` from `from` into `to` (same size); null copies nothing. */
-export function copyRegion(from, to, region) {
-  if (!region) return;
+/** Copy the rows of `region` ({y0, y1}) from `from` into `to` (same size). */
+export function copyRows(from, to, region) {
   const start = region.y0 * from.width;
   const end = (region.y1 + 1) * from.width;
   to.words.set(from.words.subarray(start, end), start);
 }
 
-/** The smallest region holding both (either may be null). */
-export function union(a, b) {
-  if (!a || !b) return a ?? b;
-  return {
-    x0: Math.min(a.x0, b.x0),
-    y0: Math.min(a.y0, b.y0),
-    x1: Math.max(a.x1, b.x1),
-    y1: Math.max(a.y1, b.y1),
-  };
-}
-
 /**
  * One dot centred at (x, y) with radius `r`, filled with `fill` and outlined (across its
  * edge, as SVG strokes) `rim` wide in `rimColour`; lengths in device pixels, colours
- * {r, g, b} in 0..255. Painted over what is there, anti-aliased by coverage.
+ * {r, g, b} in 0..255. Painted over what is there, anti-aliased by coverage, on the rows
+ * of `rows` ({y0, y1}) only when given.
  */
-export function drawDot(pixels, x, y, r, fill, rim, rimColour) {
+export function drawDot(pixels, x, y, r, fill, rim, rimColour, rows = null) {
   const { words, width, height } = pixels;
   const outer = r + rim / 2;
   const inner = r - rim / 2;
   const x0 = Math.max(0, Math.floor(x - outer));
   const x1 = Math.min(width - 1, Math.ceil(x + outer));
-  const y0 = Math.max(0, Math.floor(y - outer));
-  const y1 = Math.min(height - 1, Math.ceil(y + outer));
+  const y0 = Math.max(rows ? rows.y0 : 0, Math.floor(y - outer));
+  const y1 = Math.min(rows ? rows.y1 : height - 1, Math.ceil(y + outer));
   if (x0 > x1 || y0 > y1) return;
-  grow(pixels, x0, y0, x1, y1);
   for (let py = y0; py <= y1; py += 1) {
     const dy = py + 0.5 - y;
     const row = py * width;
@@ -72,18 +54,6 @@ export function drawDot(pixels, x, y, r, fill, rim, rimColour) {
       words[row + px] = over(words[row + px], red, green, blue, cover);
     }
   }
-}
-
-function grow(pixels, x0, y0, x1, y1) {
-  const d = pixels.drawn;
-  if (!d) {
-    pixels.drawn = { x0, y0, x1, y1 };
-    return;
-  }
-  if (x0 < d.x0) d.x0 = x0;
-  if (y0 < d.y0) d.y0 = y0;
-  if (x1 > d.x1) d.x1 = x1;
-  if (y1 > d.y1) d.y1 = y1;
 }
 
 function clamp(v) {
@@ -102,10 +72,9 @@ function over(pixel, red, green, blue, a) {
     a = alpha;
   }
   return (
-    ((((a * 255 + 0.5) | 0) << 24) |
-      (((blue + 0.5) | 0) << 16) |
-      (((green + 0.5) | 0) << 8) |
-      ((red + 0.5) | 0)) >>>
-    0
+    (((a * 255 + 0.5) | 0) << 24) |
+    (((blue + 0.5) | 0) << 16) |
+    (((green + 0.5) | 0) << 8) |
+    ((red + 0.5) | 0)
   );
 }
