@@ -69,12 +69,17 @@ def live_daphne(var_dir: Path) -> Iterator[str]:
         _wait_for_port(port, process)
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
+
+
+def stop_process(process: subprocess.Popen, seconds: float = 10) -> None:
+    """Terminate a server process; kill it if it has not exited after `seconds`."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> None:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from playground.liveserver import stop_process
 from simulators.airline import KEY_KINDS, Airline
 from simulators.labs.hash_placement.hashing import hash_tag, redis_slot
 
@@ -141,12 +142,7 @@ def redis(tmp_path_factory):
         yield client
         client.close()
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
 
 def _connect(port: int, process: subprocess.Popen, workdir) -> Redis:
