@@ -155,6 +155,9 @@ class ActionSpec:
     params: tuple[Param, ...] = field(default_factory=tuple)
     help: str = ""
     primary: bool = False  # shown next to the drawing, not only in the full panel
+    # where the browser puts it: "" the control panel, "timeline" the playback bar,
+    # "clock" nowhere (sent by the room itself), "drawing" only by clicking the drawing
+    group: str = ""
 
     def as_dict(self) -> dict:
         """The action as JSON-safe data for the browser."""
@@ -167,6 +170,8 @@ class ActionSpec:
             data["help"] = self.help
         if self.primary:
             data["primary"] = True
+        if self.group:
+            data["group"] = self.group
         return data
 
     def validate(self, args: Any) -> dict:
