@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils.translation import gettext_noop
 
+from simulators.engine.clocked import MAX_ADVANCE_MS
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
 
 PROTOCOL_VERSION = 1
 FRAME_BUFFER = 256  # frames kept for resuming reconnects
+TICK_SECONDS = 0.1  # how often a playing room turns real time into `advance`
 log = logging.getLogger(__name__)
 
 
@@ -52,6 +54,7 @@ class Room:
         self.members: set = set()
         self.lock = asyncio.Lock()
         self.evict_handle: asyncio.TimerHandle | None = None
+        self.ticker: asyncio.Task | None = None
 
     @property
     def slug(self) -> str:
@@ -72,7 +75,7 @@ class Room:
                 "room": self.id,
                 "role": role,
                 "seq": self.seq,
-                "t_ms": 0,
+                "t_ms": self.now_ms,
                 "seed": self.seed,
                 "declaration": declaration,
                 "snapshot": self.lab.snapshot(),
@@ -81,6 +84,11 @@ class Room:
                 "limits": {"max_message_bytes": settings.PLAYGROUND_MAX_MESSAGE_BYTES},
             }
         )
+
+    @property
+    def now_ms(self) -> int:
+        """The lab's virtual time (0 for labs without a clock)."""
+        return getattr(self.lab, "now_ms", 0)
 
     def frames_since(self, since: int) -> list[str] | None:
         """Frames after `since`, or None when they are no longer all buffered."""
@@ -92,11 +100,67 @@ class Room:
             return None
         return [text for seq, text in self.frames if seq > since]
 
-    async def submit(self, name, args, ref: str | None) -> None:
-        """Apply an action in order and broadcast its frame; ActionError if refused."""
+    async def submit(self, name, args, ref: str | None, tick: bool = False) -> None:
+        """Apply an action in order and broadcast its frame; ActionError if refused.
+
+        `tick` marks the room clock's own `advance`: the loop that sent it keeps
+        running, so it must not start a second one.
+        """
         async with self.lock:
             text = await asyncio.to_thread(self._apply, name, args, ref)
         await self.broadcast(text)
+        if not tick:
+            self.ensure_ticking()
+
+    def wants_ticks(self) -> bool:
+        """A clocked lab that is playing with something scheduled, watched by someone.
+
+        Time stands still while nothing is scheduled: the room sends no `advance`
+        then, so an idle playing room costs nothing and logs nothing.
+        """
+        lab = self.lab
+        return (
+            bool(self.members)
+            and getattr(lab, "clocked", False)
+            and lab.playing
+            and lab.next_due_ms() is not None
+        )
+
+    def ensure_ticking(self) -> None:
+        """Start the room clock if the lab needs time to move and none is running."""
+        if self.ticker is None and self.wants_ticks():
+            self.ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _tick(self) -> None:
+        """Turn real time into `advance(ms)` actions at the lab's speed.
+
+        The wall clock lives here, in the playground: the lab only ever sees the
+        logged whole milliseconds, so replaying the log reproduces every moment.
+        """
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        try:
+            while True:
+                await asyncio.sleep(TICK_SECONDS)
+                if not self.wants_ticks():
+                    return
+                now = loop.time()
+                ms = round((now - last) * self.lab.speed)
+                last = now
+                ms = min(max(ms, 1), MAX_ADVANCE_MS)
+                await self.submit("advance", {"ms": ms}, None, tick=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock of room %s stopped", self.id)
+        finally:
+            self.ticker = None
+
+    def stop_ticking(self) -> None:
+        """Stop the room clock (the room is leaving memory)."""
+        if self.ticker is not None:
+            self.ticker.cancel()
+            self.ticker = None
 
     def _apply(self, name, args, ref: str | None) -> str:
         try:
@@ -118,7 +182,7 @@ class Room:
             {
                 "type": "frame",
                 "seq": self.seq,
-                "t_ms": 0,
+                "t_ms": self.now_ms,
                 "ref": ref,
                 "action": {"name": name, "args": args},
                 "events": events,
@@ -176,6 +240,7 @@ class RoomRegistry:
             room.evict_handle = None
         room.members.add(member)
         await room.broadcast_presence()
+        room.ensure_ticking()
 
     async def leave(self, room: Room, member) -> None:
         """Remove a member; a room left empty is dropped after the idle time."""
@@ -191,6 +256,7 @@ class RoomRegistry:
     def _evict(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
         if room is not None and not room.members:
+            room.stop_ticking()
             del self.rooms[room_id]
 
 
