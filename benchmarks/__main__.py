@@ -1,4 +1,7 @@
-"""`python -m benchmarks`: the hash-placement benchmark as one table.
+"""`python -m benchmarks`: every benchmark as one table.
+
+Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
+uhashring); the network engine against SimPy; the browser's frame rate.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
@@ -11,6 +14,7 @@ import platform
 import sys
 
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
+from benchmarks.network_engine import engine_rows
 from benchmarks.timing import render
 from simulators.airline import Airline
 
@@ -38,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         *lookup_rows(keys, args.repeat),
         *placing_rows(args.keys, args.repeat),
         *rebalance_rows(args.keys, args.repeat),
+        *engine_rows(args.repeat),
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows

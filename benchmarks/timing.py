@@ -136,7 +136,7 @@ class FpsRow:
         ]
 
 
-HEADER = ["measurement", "cpu s", "wall s", "cpu ns/key", "ratio", "target", "result"]
+HEADER = ["measurement", "cpu s", "wall s", "cpu ns/item", "ratio", "target", "result"]
 
 
 def render(rows: list[Row | FpsRow | str], markdown: bool) -> str:

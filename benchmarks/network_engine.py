@@ -1,0 +1,117 @@
+"""The event engine under the network labs against SimPy, on one workload.
+
+The workload: five nodes, fully meshed, one-way latency 5 ms plus up to 20 ms of
+uniform jitter. 100 messages start at once; whenever a message arrives, its receiver
+sends a new one to a random other node, until `messages` have been sent. Both engines
+draw the destination and the delay from their own `random.Random` with the same seed,
+in the same order, so they must end at the same virtual moment having delivered the
+same number of messages: the benchmark checks that before it reports a rate.
+
+The peer is SimPy 4 (a maintained discrete-event package), written the fastest way it
+allows: a `Timeout` per message with a callback, no process per message. Our engine
+runs the same workload through `Network` with `record=False` (no event dictionaries;
+the labs' batch runs use it that way).
+"""
+
+import random
+
+import simpy
+
+from benchmarks.timing import Row, medians
+from simulators.engine import EventQueue, Latency, Network
+
+NODES = ("A", "B", "C", "D", "E")
+BASE_MS, JITTER_MS = 5, 20
+STARTERS = 100
+SEED = 7
+TARGET = 1.0  # at least SimPy's rate
+
+
+def ours(messages: int) -> tuple[int, int]:
+    """Run the workload on our Network; returns (final virtual ms, delivered)."""
+    rng = random.Random(SEED)
+    queue = EventQueue()
+    others = {n: [m for m in NODES if m != n] for n in NODES}
+    sent = 0
+
+    def on_message(message) -> None:
+        nonlocal sent
+        if sent < messages:
+            sent += 1
+            choices = others[message.dst]
+            net.send(message.dst, choices[int(rng.random() * 4)], "m")
+
+    links = [
+        (a, b, Latency(BASE_MS, JITTER_MS))
+        for i, a in enumerate(NODES)
+        for b in NODES[i + 1 :]
+    ]
+    net = Network(queue, rng, NODES, links, on_message=on_message, record=False)
+    for i in range(STARTERS):
+        src = NODES[i % 5]
+        sent += 1
+        net.send(src, others[src][int(rng.random() * 4)], "m")
+    net.run_until(10**12)
+    return _last_arrival(net), net.delivered
+
+
+def _last_arrival(net: Network) -> int:
+    return net.last_delivery_ms
+
+
+def simpy_run(messages: int) -> tuple[int, int]:
+    """The same workload on SimPy, timeouts with callbacks."""
+    rng = random.Random(SEED)
+    env = simpy.Environment()
+    others = {n: [m for m in NODES if m != n] for n in NODES}
+    state = {"sent": 0, "delivered": 0, "last": 0}
+
+    def send(dst: str) -> None:
+        # Same draw order as Network.send: the destination first (by the caller),
+        # then the delay.
+        delay = max(1, BASE_MS + int(rng.random() * (JITTER_MS + 1)))
+        timeout = env.timeout(delay, dst)
+        timeout.callbacks.append(arrive)
+
+    def arrive(event) -> None:
+        state["delivered"] += 1
+        state["last"] = int(env.now)
+        if state["sent"] < messages:
+            state["sent"] += 1
+            choices = others[event.value]
+            send(choices[int(rng.random() * 4)])
+
+    for i in range(STARTERS):
+        src = NODES[i % 5]
+        state["sent"] += 1
+        send(others[src][int(rng.random() * 4)])
+    env.run()
+    return state["last"], state["delivered"]
+
+
+def engine_rows(repeat: int, messages: int = 200_000) -> list[Row | str]:
+    """Simulated messages per second: SimPy, then ours, with the ratio of rates."""
+    a, b = ours(messages), simpy_run(messages)
+    if a != b:
+        raise RuntimeError(f"the two engines disagree on the workload: {a} != {b}")
+    times = medians(
+        {"simpy": lambda: simpy_run(messages), "ours": lambda: ours(messages)}, repeat
+    )
+    rate = {name: messages / t.cpu for name, t in times.items()}
+    ratio = rate["ours"] / rate["simpy"]
+    return [
+        f"Network engine: {messages:,} messages, 5 nodes (same arrivals in both)",
+        Row(
+            f"SimPy 4.1.2 (peer), {rate['simpy']:,.0f} messages/s",
+            times["simpy"],
+            messages,
+        ),
+        Row(
+            f"our Network, {rate['ours']:,.0f} messages/s",
+            times["ours"],
+            messages,
+            f"{ratio:.2f}× SimPy's rate",
+            f"≥ {TARGET:.0f}× SimPy",
+            ratio >= TARGET,
+        ),
+    ]
