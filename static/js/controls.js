@@ -10,13 +10,22 @@ import { fieldFor } from "./fields.js";
 /**
  * Build the panel inside `container`; `send(action, args)` must return the ref used.
  * Actions the lab marks `primary` go to `quick` instead (a bar beside the drawing), so
- * the commonest clicks need no scrolling on a projector or a phone.
+ * the commonest clicks need no scrolling on a projector or a phone. Actions in the group
+ * "timeline" belong to the playback bar (timeline.js) and "clock" ones to the room, so
+ * neither is shown here; "drawing" actions (cut a link, stop a node, split...) are done by
+ * clicking the drawing, and are offered here too, under their own heading, so that
+ * everything can be done with a keyboard or a screen reader.
  */
 export function createControls(container, declaration, send, { quick = null } = {}) {
   const formsByRef = new Map();
-  const forms = declaration.actions.map((action) => buildForm(action));
+  const forms = declaration.actions.filter(inPanel).map((action) => buildForm(action));
   const inQuick = (form) => quick && form.action.primary;
-  container.replaceChildren(...forms.filter((f) => !inQuick(f)).map((f) => f.element));
+  const drawing = (form) => form.action.group === "drawing";
+  const panel = forms.filter((f) => !inQuick(f));
+  container.replaceChildren(
+    ...panel.filter((f) => !drawing(f)).map((f) => f.element),
+    ...drawingSection(panel.filter(drawing)),
+  );
   quick?.replaceChildren(...forms.filter(inQuick).map((f) => f.element));
   if (quick) quick.hidden = !forms.some(inQuick);
 
@@ -91,6 +100,29 @@ export function createControls(container, declaration, send, { quick = null } = 
       if (!enabled) formsByRef.clear();
     },
   };
+}
+
+const NOT_IN_PANEL = new Set(["timeline", "clock"]);
+
+/** Whether an action has a form in the panel (or the quick bar). */
+function inPanel(action) {
+  return !NOT_IN_PANEL.has(action.group ?? "");
+}
+
+/** The drawing's actions under a heading of their own (nothing when there are none). */
+function drawingSection(forms) {
+  if (!forms.length) return [];
+  const section = document.createElement("section");
+  section.className = "controls-group";
+  section.setAttribute("aria-labelledby", "controls-drawing-title");
+  const heading = document.createElement("h3");
+  heading.id = "controls-drawing-title";
+  heading.textContent = t("Faults: also by clicking the drawing");
+  const grid = document.createElement("div");
+  grid.className = "controls";
+  grid.append(...forms.map((f) => f.element));
+  section.append(heading, grid);
+  return [section];
 }
 
 function clearError(form) {

@@ -112,17 +112,39 @@ function textField(param, id) {
   return { input, value: () => input.value };
 }
 
-/** A text parameter whose values come from a list in the snapshot, offered as a select. */
+/**
+ * A text parameter whose values come from a list in the snapshot, offered as a select.
+ * `source` is a key ("shards") or a dotted path ("network.links"); a list of objects
+ * offers each object's `id` (shown with its `label` when that differs).
+ */
 function sourcedField(param, id) {
   const input = document.createElement("select");
   input.id = input.name = id;
+  let shown = null;
   function refresh(snapshot) {
-    const items = Array.isArray(snapshot?.[param.source]) ? snapshot[param.source] : [];
+    const items = sourceItems(snapshot, param.source);
+    const key = items.map((item) => `${item.value}\u0000${item.text}`).join("\u0001");
+    if (key === shown) return; // frames arrive ten times a second: leave an open select be
+    shown = key;
     const previous = input.value;
-    input.replaceChildren(...items.map((item) => new Option(String(item), String(item))));
-    if (items.map(String).includes(previous)) input.value = previous;
+    input.replaceChildren(...items.map((item) => new Option(item.text, item.value)));
+    if (items.some((item) => item.value === previous)) input.value = previous;
   }
   return { input, refresh, value: () => input.value };
+}
+
+/** The options a `source` names in `snapshot`: [{value, text}]. */
+export function sourceItems(snapshot, source) {
+  let list = snapshot;
+  for (const part of String(source).split(".")) list = list?.[part];
+  if (!Array.isArray(list)) return [];
+  return list.map((item) => {
+    if (item === null || typeof item !== "object")
+      return { value: String(item), text: String(item) };
+    const value = String(item.id);
+    const label = item.label && String(item.label) !== value ? `${item.label} (${value})` : value;
+    return { value, text: label };
+  });
 }
 
 function boolField(param, id) {

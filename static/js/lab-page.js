@@ -9,6 +9,7 @@ import { fmt, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
+import { createTimeline } from "./timeline.js";
 
 const root = document.getElementById("lab");
 
@@ -18,6 +19,7 @@ async function boot() {
   const metricsEl = document.getElementById("metrics");
   const controlsEl = document.getElementById("controls");
   const quickEl = document.getElementById("quick-controls");
+  const timelineEl = document.getElementById("timeline");
   const generalError = document.getElementById("lab-error");
   const narrator = createNarrator({
     live: document.getElementById("narration"),
@@ -28,6 +30,18 @@ async function boot() {
   const { createRenderer } = await import(rendererUrl);
   let renderer = null;
   let controls = null;
+  let timeline = null;
+  let unbindSpace = () => {};
+  // Errors for actions the renderer sent (a click on the drawing) go back to it.
+  let rendererRefs = new Set();
+  let rendererErrors = [];
+
+  function showGeneralError(error) {
+    generalError.textContent = fmt(t("The server could not do that: %(message)s"), {
+      message: error.message ?? error.code,
+    });
+    generalError.hidden = false;
+  }
 
   const socket = new LabSocket(wsPath, {
     seed: Number.parseInt(seed, 10) || 0,
@@ -35,12 +49,27 @@ async function boot() {
       onStatus(state) {
         status.set(state);
         controls?.setEnabled(state === "open");
+        timeline?.setEnabled(state === "open");
       },
       onHello(hello) {
         renderer?.destroy();
+        timeline?.destroy();
+        unbindSpace();
+        rendererRefs = new Set();
+        rendererErrors = [];
         renderer = createRenderer();
         stage.removeAttribute("aria-busy");
-        renderer.mount(stage, hello, { metrics: metricsEl });
+        renderer.mount(stage, hello, {
+          metrics: metricsEl,
+          send(action, args) {
+            const ref = socket.send(action, args);
+            if (ref) rendererRefs.add(ref);
+            return ref;
+          },
+          onError(handler) {
+            rendererErrors.push(handler);
+          },
+        });
         controls = createControls(
           controlsEl,
           hello.declaration,
@@ -48,23 +77,33 @@ async function boot() {
           { quick: quickEl },
         );
         controls.refresh(hello.snapshot);
+        timeline = timelineEl
+          ? createTimeline(timelineEl, hello.declaration, (a, args) => socket.send(a, args))
+          : null;
+        timeline?.update(hello.snapshot);
+        unbindSpace = timeline?.bindSpace(stage) ?? (() => {});
         root.dataset.seq = String(hello.seq);
       },
       onFrame(frame) {
         if (!renderer) return;
-        generalError.hidden = true;
+        // Only an action of ours that went through clears an old error: a playing lab
+        // sends frames ten times a second, which would hide it before anyone reads it.
+        if (frame.ref) generalError.hidden = true;
+        rendererRefs.delete(frame.ref);
         renderer.update(frame);
         controls?.refresh(frame.snapshot);
         controls?.acknowledge(frame.ref);
+        timeline?.update(frame.snapshot, frame);
         narrator.say(renderer.describe(frame.events ?? []), { seq: frame.seq });
         root.dataset.seq = String(frame.seq);
       },
       onError(error) {
         if (controls?.showError(error)) return;
-        generalError.textContent = fmt(t("The server could not do that: %(message)s"), {
-          message: error.message ?? error.code,
-        });
-        generalError.hidden = false;
+        if (timeline?.showError(error)) return;
+        if (rendererRefs.delete(error.ref) && rendererErrors.some((handler) => handler(error))) {
+          return;
+        }
+        showGeneralError(error);
       },
       onPresence(presence) {
         status.watching(presence.watching ?? 0);

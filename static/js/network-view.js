@@ -1,0 +1,512 @@
+/**
+ * The network drawing every network lab shares: nodes, links, and the messages on the
+ * wire, from a snapshot's `network` and `playback`. Clicking a link cuts or heals it,
+ * clicking a node stops or restarts it, dragging a line across empty space splits the
+ * network in two; each sends the lab's action (the server decides what happens). Links
+ * and nodes are buttons for the keyboard too (Tab, then Enter or Space).
+ *
+ * API (docs/frontend.md, "The network view"):
+ *   const view = createNetworkView(container, {send, declaration, onError, positions,
+ *                                               kinds, describeNode, messageLabel, label});
+ *   view.update(snapshot, frame);  view.panel(nodeId);  view.onLayout(fn);  view.destroy();
+ */
+
+import d3 from "d3";
+import { fmt, num, t } from "./i18n.js";
+import { reducedMotion } from "./motion.js";
+import { createVirtualClock } from "./network/clock.js";
+import { NODE_RADIUS, SIZES, messagePath, outward, placeNodes } from "./network/layout.js";
+import { createMessageLayer } from "./network/messages.js";
+import { enableSplitGesture } from "./network/split.js";
+import { createKindStyles, legendEntries, shapePath } from "./network/styles.js";
+
+const NARROW_BELOW_PX = 560;
+const ACTIONS = {
+  cut: "cut_link",
+  heal: "heal_link",
+  stop: "stop_node",
+  restart: "restart_node",
+  split: "split",
+};
+
+/**
+ * Draw a network into `container`. Options:
+ * - `send(action, args) → ref`: how clicks act (the renderer's `slots.send`);
+ * - `declaration`: the lab's declaration; only declared actions are offered by clicking;
+ * - `onError(handler)`: the renderer's `slots.onError`, so refused clicks are shown here;
+ * - `positions`: `{id: [fx, fy]}` fractions of the drawing, or `(nodes, {width, height,
+ *   narrow}) → that`; nodes left out go on a circle;
+ * - `kinds`: `{kind: {label, colour, shape}}` for message dots (shape: circle, square,
+ *   diamond, triangle); `messageLabel(message) → short text | null` captions a dot;
+ * - `describeNode(node, snapshot) → text` adds to a node's accessible name;
+ * - `label`: the drawing's accessible name; `actions`: other action names.
+ */
+export function createNetworkView(container, options = {}) {
+  const {
+    send = () => null,
+    declaration = null,
+    onError = null,
+    positions: chosenPositions = null,
+    kinds = {},
+    describeNode = null,
+    messageLabel = null,
+    label = t("The network: servers and the links between them"),
+  } = options;
+  const names = { ...ACTIONS, ...(options.actions ?? {}) };
+  const declared = new Set((declaration?.actions ?? []).map((a) => a.name));
+  const can = (what) => !declaration || declared.has(names[what]);
+  const styleOf = createKindStyles(kinds);
+  const clock = createVirtualClock({ extrapolate: !reducedMotion() });
+  const layoutListeners = [];
+  const seenKinds = [];
+  let snapshot = null;
+  let layout = { width: SIZES.wide[0], height: SIZES.wide[1], narrow: false, scale: 1 };
+  let positions = new Map();
+  let raf = null;
+  let nodeKey = "";
+
+  const figure = document.createElement("figure");
+  figure.className = "net-view";
+  const box = document.createElement("div");
+  box.className = "net-figure";
+  const canvas = document.createElement("canvas");
+  canvas.className = "net-dots";
+  canvas.setAttribute("aria-hidden", "true");
+  const caption = document.createElement("figcaption");
+  caption.className = "net-caption";
+  const legend = document.createElement("ul");
+  legend.className = "net-legend";
+  legend.setAttribute("aria-label", t("Message kinds"));
+  const counts = document.createElement("p");
+  counts.className = "net-counts";
+  const hint = document.createElement("p");
+  hint.className = "net-hint";
+  hint.textContent = hintText(can);
+  const error = document.createElement("p");
+  error.className = "net-error";
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  caption.append(legend, counts, hint, error);
+
+  const svg = d3
+    .select(box)
+    .append("svg")
+    .attr("class", "net-svg")
+    .attr("role", "group")
+    .attr("aria-label", label);
+  box.append(canvas);
+  figure.append(box, caption);
+  container.append(figure);
+
+  const backdrop = svg.append("rect").attr("class", "net-backdrop");
+  const linkLayer = svg.append("g").attr("class", "net-links");
+  const splitLayer = svg.append("g").attr("class", "net-split").attr("aria-hidden", "true");
+  const nodeLayer = svg.append("g").attr("class", "net-nodes");
+  const panelLayer = svg.append("g").attr("class", "net-panels");
+
+  const messages = createMessageLayer(canvas, {
+    styleOf,
+    labelOf: messageLabel,
+    cutPoint(from, to, offset) {
+      const a = positions.get(from);
+      const b = positions.get(to);
+      if (!a || !b) return null;
+      const path = messagePath(a, b);
+      const span = Math.hypot(path.dx, path.dy) || 1;
+      return path.at(Math.max(0, 0.5 - (16 + offset) / span));
+    },
+  });
+
+  const stopSplit = can("split")
+    ? enableSplitGesture({
+        svg,
+        backdrop,
+        layer: splitLayer,
+        nodes: () => positions,
+        onSplit: (group) => act(names.split, { group: group.join(",") }),
+        onMark(sides) {
+          nodeLayer
+            .selectAll("g.net-node")
+            .classed("side-a", (d) => Boolean(sides?.a.includes(d.id)))
+            .classed("side-b", (d) => Boolean(sides?.b.includes(d.id)));
+        },
+      })
+    : () => {};
+  figure.classList.toggle("can-split", can("split"));
+
+  const myRefs = new Set();
+  onError?.((problem) => {
+    if (!myRefs.has(problem.ref)) return false;
+    myRefs.delete(problem.ref);
+    error.textContent = fmt(t("Not applied: %(message)s"), {
+      message: problem.message || problem.code,
+    });
+    error.hidden = false;
+    return true;
+  });
+
+  function act(action, args) {
+    error.hidden = true;
+    const ref = send(action, args);
+    if (ref) myRefs.add(ref);
+    return ref;
+  }
+
+  const resize = new ResizeObserver(() => relayout());
+  resize.observe(box);
+
+  function relayout(force = false) {
+    const widthPx = box.clientWidth || container.clientWidth || SIZES.wide[0];
+    const narrow = widthPx < NARROW_BELOW_PX;
+    const [width, height] = narrow ? SIZES.narrow : SIZES.wide;
+    const changed = force || narrow !== layout.narrow || layout.width !== width;
+    layout = { width, height, narrow, scale: widthPx / width };
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(widthPx * dpr);
+    canvas.height = Math.round(widthPx * (height / width) * dpr);
+    if (changed || force) {
+      svg.attr("viewBox", `0 0 ${width} ${height}`);
+      backdrop.attr("width", width).attr("height", height);
+      placeAll();
+    }
+    messages.layout(positions, layout.scale);
+    paint();
+  }
+
+  function placeAll() {
+    const nodes = snapshot?.network?.nodes ?? [];
+    positions = placeNodes(nodes, layout, chosenPositions);
+    nodeKey = nodes.map((n) => n.id).join("|");
+    messages.layout(positions, layout.scale);
+    drawLinks();
+    drawNodes();
+    for (const listener of layoutListeners) listener(api.layout);
+  }
+
+  function drawLinks() {
+    const links = snapshot?.network?.links ?? [];
+    const showLatency = links.length <= 6;
+    linkLayer
+      .selectAll("g.net-link")
+      .data(
+        links.filter((l) => positions.has(l.a) && positions.has(l.b)),
+        (d) => d.id,
+      )
+      .join((enter) => enterLink(enter))
+      .classed("is-cut", (d) => !d.up)
+      .attr("data-link", (d) => d.id)
+      .attr("data-state", (d) => (d.up ? "up" : "cut"))
+      .attr("aria-label", (d) => linkName(d))
+      .each(function placeLink(d) {
+        const a = positions.get(d.a);
+        const b = positions.get(d.b);
+        const g = d3.select(this);
+        g.selectAll("line").attr("x1", a.x).attr("y1", a.y).attr("x2", b.x).attr("y2", b.y);
+        const mx = (a.x + b.x) / 2;
+        const my = (a.y + b.y) / 2;
+        const angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+        g.select(".cut-mark")
+          .attr("transform", `translate(${mx},${my}) rotate(${angle})`)
+          .attr("visibility", d.up ? "hidden" : "visible");
+        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+        const nx = (-(b.y - a.y) / length) * 17;
+        const ny = ((b.x - a.x) / length) * 17;
+        const flip = ny > 0 ? -1 : 1; // the label goes above the line
+        g.select(".link-label")
+          .attr("x", mx + nx * flip)
+          .attr("y", my + ny * flip + 4)
+          .text(d.up ? (showLatency ? latencyText(d) : "") : t("cut"));
+      });
+  }
+
+  function enterLink(enter) {
+    const g = enter.append("g").attr("class", "net-link");
+    if (can("cut") || can("heal")) {
+      g.attr("tabindex", 0)
+        .attr("role", "button")
+        .on("click", (event, d) => toggleLink(d))
+        .on("keydown", (event, d) => pressed(event) && toggleLink(d));
+    }
+    g.append("line").attr("class", "link-hit");
+    g.append("line").attr("class", "link-ring");
+    g.append("line").attr("class", "link-line");
+    const mark = g.append("g").attr("class", "cut-mark");
+    mark.append("rect").attr("x", -9).attr("y", -12).attr("width", 18).attr("height", 24);
+    mark.append("path").attr("d", "M-7,-10L-2,10M2,-10L7,10");
+    g.append("text").attr("class", "link-label");
+    return g;
+  }
+
+  function toggleLink(link) {
+    const current = linkById(link.id) ?? link;
+    if (current.up && can("cut")) act(names.cut, { link: current.id });
+    else if (!current.up && can("heal")) act(names.heal, { link: current.id });
+  }
+
+  function drawNodes() {
+    const nodes = (snapshot?.network?.nodes ?? []).filter((n) => positions.has(n.id));
+    nodeLayer
+      .selectAll("g.net-node")
+      .data(nodes, (d) => d.id)
+      .join((enter) => enterNode(enter))
+      .classed("is-down", (d) => !d.up)
+      .attr("data-node", (d) => d.id)
+      .attr("data-state", (d) => (d.up ? "up" : "stopped"))
+      .attr("transform", (d) => `translate(${positions.get(d.id).x},${positions.get(d.id).y})`)
+      .attr("aria-label", (d) => nodeName(d))
+      .each(function fillNode(d) {
+        const g = d3.select(this);
+        g.select(".node-id").text(shortId(d.id));
+        g.select(".node-label").text(d.label && d.label !== d.id ? d.label : "");
+        g.select(".node-stopped").attr("visibility", d.up ? "hidden" : "visible");
+      });
+    panelLayer
+      .selectAll("g.node-panel")
+      .data(nodes, (d) => d.id)
+      .join((enter) => enter.append("g").attr("class", "node-panel"))
+      .attr("data-node", (d) => d.id)
+      .classed("is-down", (d) => !d.up)
+      .attr("transform", (d) => `translate(${positions.get(d.id).x},${positions.get(d.id).y})`);
+  }
+
+  function enterNode(enter) {
+    const g = enter.append("g").attr("class", "net-node");
+    if (can("stop") || can("restart")) {
+      g.attr("tabindex", 0)
+        .attr("role", "button")
+        .on("click", (event, d) => toggleNode(d))
+        .on("keydown", (event, d) => pressed(event) && toggleNode(d));
+    }
+    g.append("circle")
+      .attr("class", "node-ring")
+      .attr("r", NODE_RADIUS + 5);
+    g.append("circle").attr("class", "node-body").attr("r", NODE_RADIUS);
+    g.append("text").attr("class", "node-id").attr("y", 5);
+    g.append("text")
+      .attr("class", "node-label")
+      .attr("y", -NODE_RADIUS - 9);
+    const tag = g
+      .append("g")
+      .attr("class", "node-stopped")
+      .attr("transform", `translate(0,${NODE_RADIUS})`);
+    tag
+      .append("rect")
+      .attr("x", -30)
+      .attr("y", -9)
+      .attr("width", 60)
+      .attr("height", 18)
+      .attr("rx", 9);
+    tag.append("text").attr("y", 4).text(t("stopped"));
+    return g;
+  }
+
+  function toggleNode(node) {
+    const current = nodeById(node.id) ?? node;
+    if (current.up && can("stop")) act(names.stop, { node: current.id });
+    else if (!current.up && can("restart")) act(names.restart, { node: current.id });
+  }
+
+  function linkById(id) {
+    return snapshot?.network?.links?.find((l) => l.id === id);
+  }
+
+  function nodeById(id) {
+    return snapshot?.network?.nodes?.find((n) => n.id === id);
+  }
+
+  function nodeText(id) {
+    const node = nodeById(id);
+    return node?.label && node.label !== id ? node.label : id;
+  }
+
+  function linkName(link) {
+    const between = fmt(t("Link between %(a)s and %(b)s"), {
+      a: nodeText(link.a),
+      b: nodeText(link.b),
+    });
+    if (!link.up) {
+      return can("heal")
+        ? fmt(t("%(link)s, cut. Press to heal it."), { link: between })
+        : fmt(t("%(link)s, cut."), { link: between });
+    }
+    const state = fmt(t("%(link)s, up, %(latency)s."), {
+      link: between,
+      latency: latencyText(link),
+    });
+    return can("cut") ? `${state} ${t("Press to cut it.")}` : state;
+  }
+
+  function nodeName(node) {
+    const name = nodeText(node.id);
+    const extra = describeNode?.(node, snapshot) ?? "";
+    const state = node.up
+      ? fmt(t("%(name)s, running."), { name })
+      : fmt(t("%(name)s, stopped."), { name });
+    const verb = node.up
+      ? can("stop")
+        ? t("Press to stop it.")
+        : ""
+      : can("restart")
+        ? t("Press to restart it.")
+        : "";
+    return [state, extra, verb].filter(Boolean).join(" ");
+  }
+
+  function drawCaption() {
+    const network = snapshot?.network;
+    if (!network) return;
+    for (const m of [...(network.in_flight ?? []), ...(network.held ?? [])]) {
+      if (!seenKinds.includes(m.kind)) seenKinds.push(m.kind);
+    }
+    const entries = legendEntries(styleOf, kinds, seenKinds, {
+      held: network.cut_policy === "hold",
+    });
+    d3.select(legend)
+      .selectAll("li")
+      .data(entries, (d) => d.key)
+      .join((enter) => {
+        const li = enter.append("li");
+        const icon = li
+          .append("svg")
+          .attr("viewBox", "-8 -8 16 16")
+          .attr("aria-hidden", "true")
+          .attr("focusable", "false");
+        icon
+          .append("path")
+          .attr("d", (d) => legendPath(d))
+          .attr("class", (d) => `legend-${d.shape}`)
+          .attr("fill", (d) => (d.shape === "cross" ? "none" : d.colour))
+          .attr("stroke", (d) =>
+            d.shape === "cross" ? d.colour : d.shape === "held" ? "#1b1f24" : "#fff",
+          );
+        li.append("span").text((d) => d.label);
+        return li;
+      });
+    const c = network.counts ?? {};
+    const text = fmt(
+      t(
+        "On the wire: %(flying)s · held at cuts: %(held)s · delivered: %(delivered)s · lost: %(lost)s",
+      ),
+      {
+        flying: num(network.in_flight?.length ?? 0),
+        held: num(network.held?.length ?? 0),
+        delivered: num(c.delivered ?? 0),
+        lost: num(c.lost ?? 0),
+      },
+    );
+    if (counts.textContent !== text) counts.textContent = text;
+  }
+
+  function paint(now = performance.now()) {
+    messages.paint(clock.now(now), now);
+  }
+
+  function tick(now) {
+    raf = null;
+    paint(now);
+    schedule();
+  }
+
+  function schedule() {
+    const moving = clock.running && messages.counts.inFlight > 0;
+    if ((moving || messages.busy) && raf === null) raf = requestAnimationFrame(tick);
+  }
+
+  const api = {
+    /** Draw a snapshot ({network, playback, ...}); `frame` adds its events and `t_ms`. */
+    update(next, frame = null) {
+      snapshot = next;
+      const network = next?.network ?? {};
+      clock.sync(
+        next?.playback ?? { now_ms: network.now_ms },
+        frame?.t_ms ?? next?.playback?.now_ms,
+      );
+      const key = (network.nodes ?? []).map((n) => n.id).join("|");
+      if (key !== nodeKey) placeAll();
+      else {
+        drawLinks();
+        drawNodes();
+      }
+      messages.set(network);
+      for (const event of frame?.events ?? []) {
+        if (event.type === "message_lost") messages.lost(event, reducedMotion());
+        if (event.kind && !seenKinds.includes(event.kind)) seenKinds.push(event.kind);
+      }
+      if (frame?.ref && myRefs.delete(frame.ref)) error.hidden = true;
+      drawCaption();
+      paint();
+      schedule();
+    },
+    /** The `<g>` drawn at node `id` (its centre is 0,0) for the lab's own marks. */
+    panel(id) {
+      return panelLayer
+        .selectAll("g.node-panel")
+        .filter((d) => d.id === id)
+        .node();
+    },
+    /** Every node's panel as a d3 selection bound to the node data. */
+    get panels() {
+      return panelLayer.selectAll("g.node-panel");
+    },
+    /** Sizes and positions: {width, height, narrow, scale, positions, radius, outward(id)}. */
+    get layout() {
+      return {
+        ...layout,
+        positions,
+        radius: NODE_RADIUS,
+        outward: (id) => outward(positions.get(id) ?? { x: 0, y: 0 }, layout.width, layout.height),
+      };
+    },
+    /** Call `listener(layout)` whenever nodes are placed anew (first draw, phone ↔ wide). */
+    onLayout(listener) {
+      layoutListeners.push(listener);
+    },
+    /** The virtual time the dots are drawn at right now. */
+    virtualNow: () => clock.now(),
+    svg: svg.node(),
+    element: figure,
+    destroy() {
+      if (raf !== null) cancelAnimationFrame(raf);
+      raf = null;
+      resize.disconnect();
+      stopSplit();
+      messages.clear();
+      figure.remove();
+    },
+  };
+  relayout(true);
+  return api;
+}
+
+function pressed(event) {
+  if (event.key !== "Enter" && event.key !== " ") return false;
+  event.preventDefault();
+  event.stopPropagation();
+  return true;
+}
+
+function shortId(id) {
+  return id.length <= 4 ? id : id.slice(0, 3);
+}
+
+function latencyText(link) {
+  const [lo, hi] = link.latency_ms ?? [];
+  if (lo === undefined) return "";
+  return lo === hi
+    ? fmt(t("%(ms)s ms"), { ms: num(lo) })
+    : fmt(t("%(lo)s–%(hi)s ms"), { lo: num(lo), hi: num(hi) });
+}
+
+function legendPath(entry) {
+  if (entry.shape === "cross") return "M-5,-5L5,5M5,-5L-5,5";
+  if (entry.shape === "held") return shapePath("circle", 5);
+  return shapePath(entry.shape, 5);
+}
+
+function hintText(can) {
+  const parts = [];
+  if (can("cut") || can("heal")) parts.push(t("Click a link to cut or heal it."));
+  if (can("stop") || can("restart")) parts.push(t("Click a server to stop or restart it."));
+  if (can("split")) parts.push(t("Drag a line across empty space to split the network in two."));
+  return parts.join(" ");
+}

@@ -1,0 +1,185 @@
+/**
+ * The playback bar of a lab on the virtual clock, built from its actions in the group
+ * "timeline" (play, pause, step, set_speed): one Play toggle, Step, a Speed select, the
+ * virtual clock, and a line that says whether time is running, paused, or standing still
+ * because nothing is scheduled. It redraws from `snapshot.playback` on every frame.
+ */
+
+import { fmt, num, t } from "./i18n.js";
+
+/**
+ * Build the bar in `container` from `declaration`, or return null (and hide the
+ * container) when the lab has no timeline actions. `send(action, args)` returns a ref.
+ */
+export function createTimeline(container, declaration, send) {
+  const actions = new Map(
+    declaration.actions.filter((a) => a.group === "timeline").map((a) => [a.name, a]),
+  );
+  container.hidden = actions.size === 0;
+  if (actions.size === 0) {
+    container.replaceChildren();
+    return null;
+  }
+  const refs = new Map(); // ref → what it was for ("speed", "play", ...)
+  let playback = null;
+  let enabled = true;
+
+  const playButton = actions.has("play") ? button(t("Play"), "timeline-play") : null;
+  if (playButton) {
+    playButton.setAttribute("aria-pressed", "false");
+    playButton.prepend(icon());
+    playButton.addEventListener("click", () => toggle());
+  }
+  const stepAction = actions.get("step");
+  const stepButton = stepAction ? button(stepAction.label, "timeline-step") : null;
+  stepButton?.addEventListener("click", () => {
+    if (stepButton.getAttribute("aria-disabled") === "true") return;
+    act("step", {});
+  });
+  const speed = actions.has("set_speed") ? speedField(actions.get("set_speed")) : null;
+  speed?.select.addEventListener("change", () => {
+    const choice = speed.choices[speed.select.selectedIndex];
+    if (choice) act("set_speed", { [speed.param]: choice.value }, "speed");
+  });
+  const clock = document.createElement("p");
+  clock.className = "timeline-clock";
+  clock.setAttribute("role", "timer");
+  const state = document.createElement("p");
+  state.className = "timeline-state";
+  const error = document.createElement("p");
+  error.className = "timeline-error";
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  const buttons = document.createElement("div");
+  buttons.className = "timeline-buttons";
+  buttons.append(...[playButton, stepButton].filter(Boolean));
+  container.replaceChildren(...[buttons, speed?.element, clock, state, error].filter(Boolean));
+
+  function act(action, args, purpose = action) {
+    if (!enabled) return null;
+    error.hidden = true;
+    const ref = send(action, args);
+    if (ref) refs.set(ref, purpose);
+    return ref;
+  }
+
+  /** Play when paused, pause when playing (the server has the last word). */
+  function toggle() {
+    if (!playButton) return;
+    const playing = playButton.getAttribute("aria-pressed") === "true";
+    act(playing ? "pause" : "play", {});
+  }
+
+  function speedPending() {
+    return [...refs.values()].includes("speed");
+  }
+
+  return {
+    /** Redraw from `snapshot.playback`; `frame.ref` acknowledges one of our actions. */
+    update(snapshot, frame = null) {
+      if (frame?.ref) refs.delete(frame.ref);
+      playback = snapshot?.playback ?? null;
+      if (!playback) return;
+      playButton?.setAttribute("aria-pressed", String(Boolean(playback.playing)));
+      if (stepButton) {
+        const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
+        stepButton.setAttribute("aria-disabled", String(idle));
+        stepButton.title = idle
+          ? t("Nothing is scheduled: do something first.")
+          : (stepAction.help ?? "");
+      }
+      if (speed && !speedPending()) {
+        const index = speed.choices.findIndex((c) => c.value === playback.speed);
+        if (index >= 0 && speed.select.selectedIndex !== index) speed.select.selectedIndex = index;
+      }
+      const text = fmt(t("t = %(ms)s ms"), { ms: num(playback.now_ms ?? 0) });
+      if (clock.textContent !== text) clock.textContent = text;
+      const [key, words] = describeState(playback);
+      if (state.dataset.state !== key) {
+        state.dataset.state = key;
+        state.textContent = words;
+      }
+    },
+    /** Show a refused timeline action; false when the error is not ours. */
+    showError(problem) {
+      if (!refs.has(problem.ref)) return false;
+      refs.delete(problem.ref);
+      error.textContent = fmt(t("Not applied: %(message)s"), {
+        message: problem.message || problem.code,
+      });
+      error.hidden = false;
+      if (playback) this.update({ playback });
+      return true;
+    },
+    /** Disable or enable the bar (e.g. while disconnected). */
+    setEnabled(on) {
+      enabled = on;
+      for (const el of [playButton, stepButton, speed?.select]) if (el) el.disabled = !on;
+      if (!on) refs.clear();
+    },
+    toggle,
+    /** Space on `element` itself (not on a control inside it) plays or pauses. */
+    bindSpace(element) {
+      if (!playButton) return () => {};
+      element.tabIndex = 0;
+      element.setAttribute("aria-keyshortcuts", "Space");
+      const onKey = (event) => {
+        if (event.key !== " " || event.target !== element) return;
+        event.preventDefault();
+        toggle();
+      };
+      element.addEventListener("keydown", onKey);
+      return () => {
+        element.removeEventListener("keydown", onKey);
+        element.removeAttribute("tabindex");
+        element.removeAttribute("aria-keyshortcuts");
+      };
+    },
+    destroy() {
+      container.replaceChildren();
+      container.hidden = true;
+    },
+  };
+}
+
+function describeState(playback) {
+  const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
+  if (!playback.playing) return ["paused", t("Paused.")];
+  if (idle) return ["idle", t("Nothing is scheduled, so time stands still until you act.")];
+  return ["playing", t("Playing.")];
+}
+
+function button(text, className) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.className = `button ${className}`;
+  el.append(text);
+  return el;
+}
+
+function icon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.classList.add("play-icon");
+  svg.innerHTML =
+    '<path class="when-paused" d="M4 2.5v11l9-5.5z"/>' +
+    '<path class="when-playing" d="M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z"/>';
+  return svg;
+}
+
+function speedField(action) {
+  const param = action.params[0];
+  const element = document.createElement("div");
+  element.className = "field timeline-speed";
+  const select = document.createElement("select");
+  select.id = "timeline-speed";
+  const label = document.createElement("label");
+  label.htmlFor = select.id;
+  label.textContent = param.label;
+  for (const choice of param.choices) select.append(new Option(choice.label, String(choice.value)));
+  if (param.help) select.title = param.help;
+  element.append(label, select);
+  return { element, select, choices: param.choices, param: param.name };
+}
