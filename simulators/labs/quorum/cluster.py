@@ -1,0 +1,496 @@
+"""The copies of one row and the coordinators that write and read them, Dynamo style.
+
+Every node holds a copy. A client operation goes to one node, its coordinator, which
+sends it to every copy and waits for W acks (a write) or R replies (a read); its own
+copy answers at once, without a network hop. A version is the coordinator's local clock
+reading when the write was made, with the coordinator's id to break ties (Cassandra's
+last-write-wins timestamps): a copy keeps whichever version is larger, so a node whose
+clock runs behind can write a value that loses to an older one.
+
+Order inside the cluster is `step`, a counter bumped when an operation is invoked or
+finishes, not milliseconds alone: two things in the same millisecond still have an
+order, and that order is what the stale-read judgement (see `judge.py`) reads.
+"""
+
+from random import Random
+
+from simulators.engine.clock import EventQueue
+from simulators.engine.network import Latency, Network
+from simulators.labs.quorum.judge import judge_read
+
+NODE_IDS = ("A", "B", "C", "D", "E")
+TIMEOUT_MS = 400
+HINT_RETRY_MS = 400
+# 15-60 ms one way, 2% of messages 120 ms slower: a round trip stays under the timeout
+LATENCY = Latency(15, 45, tail_permille=20, tail_ms=120)
+FIRST_VALUE = 120  # seats left on the flight before the first write
+INITIAL = ""  # the writer of the initial version: sorts before every node id
+LINKS = {
+    n: [
+        (a, b, LATENCY) for i, a in enumerate(NODE_IDS[:n]) for b in NODE_IDS[i + 1 : n]
+    ]
+    for n in (3, 4, 5)
+}
+
+
+class Copy:
+    """One node's copy of the row."""
+
+    __slots__ = ("value", "version", "write_id")
+
+    def __init__(self, value: int, version: tuple[int, str], write_id: int) -> None:
+        self.value, self.version, self.write_id = value, version, write_id
+
+
+class Operation:
+    """A client's write or read, from invocation to its answer."""
+
+    __slots__ = (
+        "id",
+        "kind",
+        "coordinator",
+        "level",
+        "needed",
+        "invoke_ms",
+        "invoke_step",
+        "complete_ms",
+        "complete_step",
+        "status",
+        "value",
+        "version",
+        "write_id",
+        "quorum",
+        "late",
+        "heard",
+        "newest",
+        "expected",
+        "stale",
+        "closed",
+        "then",
+    )
+
+    def __init__(self, op_id, kind, coordinator, level, needed, now_ms, step) -> None:
+        self.id, self.kind, self.coordinator = op_id, kind, coordinator
+        self.level, self.needed = level, needed
+        self.invoke_ms, self.invoke_step = now_ms, step
+        self.complete_ms = self.complete_step = None
+        self.status = "pending"
+        self.value = self.version = self.write_id = None
+        self.quorum: list[str] = []  # the first W ackers or R repliers
+        self.late: list[str] = []  # those who answered after that, before the timeout
+        self.heard: dict[str, tuple] = {}  # a read's repliers: version each holds
+        self.newest = None  # a read's newest (value, version, write_id) heard so far
+        self.expected = self.stale = None
+        self.closed = False  # past its timeout: later answers are ignored
+        self.then = None  # the client's next operation: (kind, gap, coordinator, ...)
+
+    def as_dict(self) -> dict:
+        """The operation as one row of the history panel."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "coordinator": self.coordinator,
+            "level": self.level,
+            "needed": self.needed,
+            "invoke_ms": self.invoke_ms,
+            "complete_ms": self.complete_ms,
+            "status": self.status,
+            "value": self.value,
+            "version": list(self.version) if self.version else None,
+            "write": self.write_id,
+            "expected": self.expected,
+            "stale": self.stale,
+            "confirmed": list(self.quorum),
+            "late": list(self.late),
+            "open": not self.closed,
+        }
+
+
+class Hint:
+    """A write a coordinator keeps for a copy that did not acknowledge it in time."""
+
+    __slots__ = ("id", "holder", "target", "value", "version", "write_id", "sending")
+
+    def __init__(self, hint_id, holder, target, value, version, write_id) -> None:
+        self.id, self.holder, self.target = hint_id, holder, target
+        self.value, self.version, self.write_id = value, version, write_id
+        self.sending = False
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "holder": self.holder,
+            "target": self.target,
+            "value": self.value,
+            "version": list(self.version),
+            "write": self.write_id,
+            "sending": self.sending,
+        }
+
+
+class Cluster:
+    """N copies of one row on a fully meshed network, with their coordinators."""
+
+    def __init__(
+        self,
+        queue: EventQueue,
+        rng: Random,
+        copies: int,
+        *,
+        cut: tuple = (),
+        stopped: tuple = (),
+        skews: tuple = (),
+        read_repair: bool = True,
+        hinted_handoff: bool = True,
+        origin_ms: int = 0,
+        record: bool = True,
+    ) -> None:
+        self.nodes = NODE_IDS[:copies]
+        self.record = record
+        self.network = Network(
+            queue,
+            rng,
+            self.nodes,
+            LINKS[copies],
+            on_message=self._on_message,
+            on_timer=self._on_timer,
+            record=record,
+        )
+        for lid in cut:
+            self.network.cut(lid)
+        for node in stopped:
+            self.network.stop(node)
+        for node, skew_ms in skews:
+            self.network.skew(node, skew_ms)
+        self.read_repair = read_repair
+        self.hinted_handoff = hinted_handoff
+        self.initial_version = (origin_ms, INITIAL)
+        self.copies = {
+            n: Copy(FIRST_VALUE, self.initial_version, 0) for n in self.nodes
+        }
+        self.first_value = FIRST_VALUE
+        self.next_value = FIRST_VALUE - 1
+        self.ops: list[Operation] = []
+        self.writes: dict[int, Operation] = {}
+        self.open: dict[int, Operation] = {}
+        self.hints: dict[int, Hint] = {}
+        self.step = 0
+        self.overlap: dict | None = None
+        self.tally = dict.fromkeys(
+            ("reads", "writes", "stale_reads", "failed_reads", "failed_writes"), 0
+        )
+        self.tally.update(
+            completed_reads=0, repairs=0, hints_stored=0, hints_delivered=0
+        )
+        self._next_hint = 1
+
+    # -- what a node is ----------------------------------------------------------------
+
+    def running(self) -> list[str]:
+        """Running nodes, in id order."""
+        return [n for n in self.nodes if self.network.nodes[n].up]
+
+    def emit(self, event: dict) -> None:
+        """Record a lab event in the network's journal, so the order stays exact."""
+        if self.record:
+            event["at_ms"] = self.network.now_ms
+            self.network.events.append(event)
+
+    # -- client operations -------------------------------------------------------------
+
+    def write(self, coordinator: str, needed: int, level, then=None) -> Operation:
+        """Write the next value through `coordinator`; acknowledged after W acks."""
+        net = self.network
+        op = self._invoke("write", coordinator, needed, level, then)
+        op.value = self.next_value
+        self.next_value -= 1
+        op.version = (net.local_time(coordinator), coordinator)
+        op.write_id = op.id
+        self.writes[op.id] = op
+        payload = (op.id, op.value, op.version, op.id)
+        info = self._info(op.id, op.value, op.version)
+        for node in self.nodes:
+            if node != coordinator:
+                net.send(coordinator, node, "write", payload, info)
+        self._store(coordinator, op.value, op.version, op.id, "write", op.id)
+        self._ack(op, coordinator)
+        net.set_timer(coordinator, TIMEOUT_MS, "timeout", op.id)
+        return op
+
+    def read(self, coordinator: str, needed: int, level, then=None) -> Operation:
+        """Read through `coordinator`; returns the newest of the first R replies."""
+        net = self.network
+        op = self._invoke("read", coordinator, needed, level, then)
+        info = {"op": op.id} if self.record else None
+        for node in self.nodes:
+            if node != coordinator:
+                net.send(coordinator, node, "read", op.id, info)
+        copy = self.copies[coordinator]
+        self._reply(op, coordinator, copy.value, copy.version, copy.write_id)
+        net.set_timer(coordinator, TIMEOUT_MS, "timeout", op.id)
+        return op
+
+    def _invoke(self, kind, coordinator, needed, level, then) -> Operation:
+        self.step += 1
+        op = Operation(
+            len(self.ops) + 1,
+            kind,
+            coordinator,
+            level,
+            needed,
+            self.network.now_ms,
+            self.step,
+        )
+        op.then = then
+        self.ops.append(op)
+        self.open[op.id] = op
+        self.tally[kind + "s"] += 1
+        if self.record:
+            self.emit(
+                {
+                    "type": "op_invoked",
+                    "op": op.id,
+                    "kind": kind,
+                    "coordinator": coordinator,
+                    "level": level,
+                    "needed": needed,
+                }
+            )
+        return op
+
+    def _finish(self, op: Operation, status: str, reason: str = "") -> None:
+        self.step += 1
+        op.status, op.complete_ms, op.complete_step = (
+            status,
+            self.network.now_ms,
+            self.step,
+        )
+        if op.kind == "read" and status == "ok":
+            self.tally["completed_reads"] += 1
+            op.value, op.version, op.write_id = op.newest
+            op.expected, op.stale, latest = judge_read(op, self)
+            self.tally["stale_reads"] += op.stale
+            self.overlap = self._overlap(op, latest)
+        if status != "ok":
+            self.tally["failed_" + op.kind + "s"] += 1
+        if self.record:
+            event = {"type": "op_" + ("completed" if status == "ok" else "failed")}
+            event.update(op.as_dict(), op=op.id, reason=reason or None)
+            self.emit(event)
+        if op.then is not None:
+            kind, gap_ms, coordinator, needed, level = op.then
+            self.network.set_timer(
+                coordinator, gap_ms, "invoke", (kind, coordinator, needed, level)
+            )
+
+    def _overlap(self, read: Operation, latest: Operation | None) -> dict:
+        written = latest.quorum if latest else []
+        return {
+            "read": read.id,
+            "write": latest.id if latest else None,
+            "write_set": list(written),
+            "read_set": list(read.quorum),
+            "shared": [n for n in self.nodes if n in written and n in read.quorum],
+            "w": latest.needed if latest else None,
+            "r": read.needed,
+            "n": len(self.nodes),
+        }
+
+    # -- answers -----------------------------------------------------------------------
+
+    def _ack(self, op: Operation, node: str) -> None:
+        if op.closed:
+            return
+        if op.status != "pending":
+            op.late.append(node)
+            return
+        op.quorum.append(node)
+        if len(op.quorum) >= op.needed:
+            self._finish(op, "ok")
+
+    def _reply(self, op: Operation, node, value, version, write_id) -> None:
+        if op.closed:
+            return
+        op.heard[node] = version
+        newest = op.newest
+        if newest is None or version > newest[1]:
+            op.newest = (value, version, write_id)
+        if op.status == "pending":
+            op.quorum.append(node)
+            if len(op.quorum) >= op.needed:
+                self._finish(op, "ok")
+                if self.read_repair:
+                    self._repair(op)
+        else:
+            op.late.append(node)
+            if self.read_repair:
+                self._repair(op)
+
+    def _repair(self, op: Operation) -> None:
+        """Send the newest version heard to every replier that holds an older one."""
+        value, version, write_id = op.newest
+        for node, held in op.heard.items():
+            if held < version:
+                op.heard[node] = version
+                self.tally["repairs"] += 1
+                if node == op.coordinator:
+                    self._store(node, value, version, write_id, "repair", op.id)
+                else:
+                    info = self._info(op.id, value, version)
+                    self.network.send(
+                        op.coordinator,
+                        node,
+                        "repair",
+                        (op.id, value, version, write_id),
+                        info,
+                    )
+
+    def _timeout(self, op: Operation) -> None:
+        op.closed = True
+        del self.open[op.id]
+        if op.status == "pending":
+            self._finish(op, "failed", "timeout")
+        if op.kind == "write" and self.hinted_handoff:
+            answered = op.quorum + op.late
+            for node in self.nodes:
+                if node not in answered:
+                    self._keep_hint(op, node)
+            self.offer_hints()
+
+    # -- copies ------------------------------------------------------------------------
+
+    def _store(self, node, value, version, write_id, cause, op_id) -> bool:
+        """Last write wins: a copy keeps the larger version."""
+        copy = self.copies[node]
+        kept = version > copy.version
+        if kept:
+            copy.value, copy.version, copy.write_id = value, version, write_id
+        if self.record:
+            self.emit(
+                {
+                    "type": "copy_written",
+                    "node": node,
+                    "value": value,
+                    "version": list(version),
+                    "write": write_id,
+                    "kept": kept,
+                    "cause": cause,
+                    "op": op_id,
+                }
+            )
+        return kept
+
+    def _info(self, op_id, value, version) -> dict | None:
+        if not self.record:
+            return None
+        return {"op": op_id, "value": value, "version": version[0]}
+
+    # -- hinted handoff ----------------------------------------------------------------
+
+    def _keep_hint(self, op: Operation, target: str) -> None:
+        hint = Hint(
+            self._next_hint, op.coordinator, target, op.value, op.version, op.id
+        )
+        self._next_hint += 1
+        self.hints[hint.id] = hint
+        self.tally["hints_stored"] += 1
+        if self.record:
+            self.emit({"type": "hint_stored", **hint.as_dict()})
+
+    def offer_hints(self) -> None:
+        """Send every waiting hint whose copy its holder can reach now."""
+        net = self.network
+        for hint in list(self.hints.values()):
+            if hint.sending or not net.nodes[hint.holder].up:
+                continue
+            if net.reachable(hint.holder, hint.target):
+                hint.sending = True
+                payload = (hint.id, hint.value, hint.version, hint.write_id)
+                info = self._info(hint.write_id, hint.value, hint.version)
+                net.send(hint.holder, hint.target, "hint", payload, info)
+                net.set_timer(hint.holder, HINT_RETRY_MS, "hint_retry", hint.id)
+
+    # -- the network calls these -------------------------------------------------------
+
+    def _on_message(self, message) -> None:
+        kind, payload, node = message.kind, message.payload, message.dst
+        if kind == "write":
+            op_id, value, version, write_id = payload
+            self._store(node, value, version, write_id, "write", op_id)
+            self.network.send(node, message.src, "ack", op_id, self._info_op(op_id))
+        elif kind == "ack":
+            self._ack(self.ops[payload - 1], message.src)
+        elif kind == "read":
+            copy = self.copies[node]
+            reply = (payload, copy.value, copy.version, copy.write_id)
+            info = self._info(payload, copy.value, copy.version)
+            self.network.send(node, message.src, "reply", reply, info)
+        elif kind == "reply":
+            op_id, value, version, write_id = payload
+            self._reply(self.ops[op_id - 1], message.src, value, version, write_id)
+        elif kind == "repair":
+            op_id, value, version, write_id = payload
+            self._store(node, value, version, write_id, "repair", op_id)
+        elif kind == "hint":
+            hint_id, value, version, write_id = payload
+            self._store(node, value, version, write_id, "hint", write_id)
+            info = {"hint": hint_id} if self.record else None
+            self.network.send(node, message.src, "hint_ack", hint_id, info)
+        elif kind == "hint_ack":
+            hint = self.hints.pop(payload, None)
+            if hint is not None:
+                self.tally["hints_delivered"] += 1
+                if self.record:
+                    self.emit({"type": "hint_delivered", **hint.as_dict()})
+
+    def _info_op(self, op_id: int) -> dict | None:
+        return {"op": op_id} if self.record else None
+
+    def _on_timer(self, node: str, kind: str, payload) -> None:
+        if kind == "timeout":
+            op = self.open.get(payload)
+            if op is not None:
+                self._timeout(op)
+        elif kind == "invoke":
+            op_kind, coordinator, needed, level = payload
+            getattr(self, op_kind)(coordinator, needed, level)
+        elif kind == "hint_retry":
+            hint = self.hints.get(payload)
+            if hint is not None and hint.sending:
+                hint.sending = False
+                self.offer_hints()
+
+    # -- faults ------------------------------------------------------------------------
+
+    def stop(self, node: str) -> None:
+        """Stop a node: what it was coordinating fails; its copy and hints survive."""
+        self.network.stop(node)
+        for op in [op for op in self.open.values() if op.coordinator == node]:
+            op.closed = True
+            del self.open[op.id]
+            if op.status == "pending":
+                self._finish(op, "failed", "coordinator_stopped")
+
+    def restart(self, node: str) -> None:
+        """Restart a node; every hint its holder can now deliver is handed over."""
+        self.network.restart(node)
+        for hint in self.hints.values():
+            if hint.holder == node:
+                hint.sending = False  # its retry timer died with the stop
+        self.offer_hints()
+
+    def snapshot(self) -> dict:
+        """Copies, hints, the last overlap and the network, for drawing."""
+        return {
+            "replicas": [
+                {
+                    "node": n,
+                    "value": c.value,
+                    "version": list(c.version),
+                    "write": c.write_id,
+                }
+                for n, c in self.copies.items()
+            ],
+            "hints": [h.as_dict() for h in self.hints.values()],
+            "overlap": self.overlap,
+        }

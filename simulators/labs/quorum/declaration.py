@@ -1,0 +1,190 @@
+"""What the quorum lab lets a user choose and do, declared as data."""
+
+from simulators.engine.clocked import PLAYBACK_ACTIONS
+from simulators.engine.declaration import ActionSpec, Param
+from simulators.engine.i18n import gettext_noop as _
+
+COPY_CHOICES = (3, 5)
+SKEW_BOUND_MS = 5_000
+TRIAL_CHOICES = (100, 1_000, 5_000)
+MAX_TRIALS = max(TRIAL_CHOICES)
+NAMED_LEVELS = ("ONE", "QUORUM", "ALL")
+LEVELS = (*NAMED_LEVELS, 1, 2, 3, 4, 5)
+LEVEL_LABELS = (
+    _("ONE (1 copy)"),
+    _("QUORUM (a majority)"),
+    _("ALL (every copy)"),
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+)
+AUTO = "auto"  # the coordinator: the next running node in turn
+
+
+def level_param(name: str, label: str, help_text: str, *, per_operation: bool):
+    """W or R: a named consistency level or a number of copies."""
+    if per_operation:
+        return Param(
+            name,
+            label,
+            "choice",
+            default="default",
+            choices=("default", *LEVELS),
+            choice_labels=(_("As set for the lab"), *LEVEL_LABELS),
+            help=help_text,
+        )
+    return Param(
+        name,
+        label,
+        "choice",
+        default="QUORUM",
+        choices=LEVELS,
+        choice_labels=LEVEL_LABELS,
+        help=help_text,
+    )
+
+
+W_HELP = _("How many copies must confirm before the write is acknowledged.")
+R_HELP = _("How many copies must answer before the read returns the newest of them.")
+COORDINATOR = Param(
+    "coordinator",
+    _("Coordinator"),
+    "text",
+    default=AUTO,
+    max_length=8,
+    source="coordinators",
+    help=_(
+        "The node that takes the client's request; auto takes running nodes in turn."
+    ),
+)
+NODE = Param("node", _("Node"), "text", default="A", max_length=8, source="nodes")
+LINK = Param("link", _("Link"), "text", default="A-B", max_length=8, source="link_ids")
+SWITCH = Param("on", _("On"), "bool", default=True)
+
+OPTIONS = (
+    Param(
+        "copies",
+        _("Copies"),
+        "choice",
+        default=3,
+        choices=COPY_CHOICES,
+        help=_("How many copies of the row the cluster keeps (N)."),
+    ),
+)
+
+ACTIONS = (
+    *PLAYBACK_ACTIONS,
+    ActionSpec(
+        "write",
+        _("Write"),
+        (level_param("w", "W", W_HELP, per_operation=True), COORDINATOR),
+        help=_("Book one seat: the row gets a new value on every copy it reaches."),
+        primary=True,
+    ),
+    ActionSpec(
+        "read",
+        _("Read"),
+        (level_param("r", "R", R_HELP, per_operation=True), COORDINATOR),
+        help=_("Ask the copies for the row and return the newest version among R."),
+        primary=True,
+    ),
+    ActionSpec(
+        "set_levels",
+        _("Set W and R"),
+        (
+            level_param("w", "W", W_HELP, per_operation=False),
+            level_param("r", "R", R_HELP, per_operation=False),
+        ),
+        help=_("The levels writes and reads use unless they say otherwise."),
+        primary=True,
+    ),
+    ActionSpec(
+        "set_copies",
+        _("Set the number of copies"),
+        (OPTIONS[0],),
+        help=_("Start again with a fresh cluster of 3 or 5 copies."),
+    ),
+    ActionSpec("cut_link", _("Cut a link"), (LINK,)),
+    ActionSpec("heal_link", _("Heal a link"), (LINK,)),
+    ActionSpec("stop_node", _("Stop a node"), (NODE,)),
+    ActionSpec("restart_node", _("Restart a node"), (NODE,)),
+    ActionSpec(
+        "split",
+        _("Split the network"),
+        (
+            Param(
+                "group",
+                _("One side"),
+                "text",
+                default="A",
+                max_length=16,
+                help=_("Node ids, e.g. A,B; the other nodes form the other side."),
+            ),
+        ),
+    ),
+    ActionSpec("heal_all", _("Heal every link")),
+    ActionSpec(
+        "set_skew",
+        _("Skew a clock"),
+        (
+            NODE,
+            Param(
+                "skew_ms",
+                _("Skew (ms)"),
+                "int",
+                default=0,
+                minimum=-SKEW_BOUND_MS,
+                maximum=SKEW_BOUND_MS,
+                presets=(-1_000, 0, 1_000),
+                help=_("How far this node's clock runs ahead (+) or behind (−)."),
+            ),
+        ),
+    ),
+    ActionSpec(
+        "set_read_repair",
+        _("Read repair"),
+        (SWITCH,),
+        help=_("After a read, send the newest version to copies that answered older."),
+    ),
+    ActionSpec(
+        "set_hinted_handoff",
+        _("Hinted handoff"),
+        (SWITCH,),
+        help=_("Keep writes a copy missed and hand them over when it is back."),
+    ),
+    ActionSpec(
+        "run_trials",
+        _("Count stale reads"),
+        (
+            Param(
+                "count",
+                _("Trials"),
+                "choice",
+                default=1_000,
+                choices=TRIAL_CHOICES,
+                choice_labels=("100", "1,000", "5,000"),
+                help=_(
+                    "Each trial: a fresh cluster like this one, one write, one read."
+                ),
+            ),
+        ),
+        help=_("Run many seeded write-then-read trials of this configuration."),
+    ),
+    ActionSpec(
+        "replay_trial",
+        _("Replay a trial"),
+        (
+            Param(
+                "index",
+                _("Trial"),
+                "int",
+                default=0,
+                minimum=0,
+                maximum=MAX_TRIALS - 1,
+            ),
+        ),
+        help=_("Rebuild the cluster as that trial had it and play it live."),
+    ),
+)
