@@ -39,7 +39,8 @@ const ACTIONS = {
  * - `kinds`: `{kind: {label, colour, shape}}` for message dots (shape: circle, square,
  *   diamond, triangle); `messageLabel(message) → short text | null` captions a dot;
  * - `describeNode(node, snapshot) → text` adds to a node's accessible name;
- * - `label`: the drawing's accessible name; `actions`: other action names.
+ * - `label`: the drawing's accessible name; `actions`: other action names;
+ * - `sizes`: `{wide: [w, h], narrow: [w, h]}` viewBoxes (default 960×440 and 400×520).
  */
 export function createNetworkView(container, options = {}) {
   const {
@@ -51,6 +52,7 @@ export function createNetworkView(container, options = {}) {
     describeNode = null,
     messageLabel = null,
     label = t("The network: servers and the links between them"),
+    sizes = SIZES,
   } = options;
   const names = { ...ACTIONS, ...(options.actions ?? {}) };
   const declared = new Set((declaration?.actions ?? []).map((a) => a.name));
@@ -60,7 +62,7 @@ export function createNetworkView(container, options = {}) {
   const layoutListeners = [];
   const seenKinds = [];
   let snapshot = null;
-  let layout = { width: SIZES.wide[0], height: SIZES.wide[1], narrow: false, scale: 1 };
+  let layout = { width: 0, height: 0, narrow: false, scale: 1 };
   let positions = new Map();
   let raf = null;
   let nodeKey = "";
@@ -158,7 +160,7 @@ export function createNetworkView(container, options = {}) {
   function relayout(force = false) {
     const widthPx = box.clientWidth || container.clientWidth || SIZES.wide[0];
     const narrow = widthPx < NARROW_BELOW_PX;
-    const [width, height] = narrow ? SIZES.narrow : SIZES.wide;
+    const [width, height] = narrow ? sizes.narrow : sizes.wide;
     const changed = force || narrow !== layout.narrow || layout.width !== width;
     layout = { width, height, narrow, scale: widthPx / width };
     const dpr = window.devicePixelRatio || 1;
@@ -209,8 +211,8 @@ export function createNetworkView(container, options = {}) {
           .attr("transform", `translate(${mx},${my}) rotate(${angle})`)
           .attr("visibility", d.up ? "hidden" : "visible");
         const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-        const nx = (-(b.y - a.y) / length) * 17;
-        const ny = ((b.x - a.x) / length) * 17;
+        const nx = (-(b.y - a.y) / length) * 25;
+        const ny = ((b.x - a.x) / length) * 25;
         const flip = ny > 0 ? -1 : 1; // the label goes above the line
         g.select(".link-label")
           .attr("x", mx + nx * flip)
