@@ -106,10 +106,10 @@ ACTIONS = (
         (OPTIONS[0],),
         help=_("Start again with a fresh cluster of 3 or 5 copies."),
     ),
-    ActionSpec("cut_link", _("Cut a link"), (LINK,)),
-    ActionSpec("heal_link", _("Heal a link"), (LINK,)),
-    ActionSpec("stop_node", _("Stop a node"), (NODE,)),
-    ActionSpec("restart_node", _("Restart a node"), (NODE,)),
+    ActionSpec("cut_link", _("Cut a link"), (LINK,), group="drawing"),
+    ActionSpec("heal_link", _("Heal a link"), (LINK,), group="drawing"),
+    ActionSpec("stop_node", _("Stop a node"), (NODE,), group="drawing"),
+    ActionSpec("restart_node", _("Restart a node"), (NODE,), group="drawing"),
     ActionSpec(
         "split",
         _("Split the network"),
@@ -123,6 +123,7 @@ ACTIONS = (
                 help=_("Node ids, e.g. A,B; the other nodes form the other side."),
             ),
         ),
+        group="drawing",
     ),
     ActionSpec("heal_all", _("Heal every link")),
     ActionSpec(

@@ -1,0 +1,78 @@
+/**
+ * Renderer of the quorum lab: N copies of one row on a fully meshed network, every
+ * message flying, each copy's value and version, the write and read sets and their
+ * shared copy, the history with stale reads marked, and the stale-read counter.
+ * Implements the renderer interface of docs/frontend.md.
+ */
+
+import { t } from "../i18n.js";
+import { createNetworkView } from "../network-view.js";
+import { describeCopy, drawCopies } from "./quorum/copies.js";
+import { describeEvents } from "./quorum/describe.js";
+import { createHistory } from "./quorum/history.js";
+import { createMetrics, createSummary, createTrials } from "./quorum/panels.js";
+import { addStyles } from "./quorum/style.js";
+import { messageKinds } from "./quorum/words.js";
+
+/** A renderer for one mounted lab view. */
+export function createRenderer() {
+  let root = null;
+  let view = null;
+  let summary = null;
+  let trials = null;
+  let history = null;
+  let metrics = null;
+  let snapshot = null;
+  let removeStyles = () => {};
+
+  function draw(next, metricValues, frame = null) {
+    snapshot = next;
+    summary.update(next);
+    view.update(next, frame);
+    drawCopies(view, next);
+    trials.update(next);
+    history.update(next);
+    metrics.update(metricValues);
+  }
+
+  return {
+    mount(el, hello, slots = {}) {
+      removeStyles = addStyles();
+      root = document.createElement("div");
+      root.className = "quorum-lab";
+      el.replaceChildren(root);
+      summary = createSummary(root);
+      view = createNetworkView(root, {
+        send: slots.send,
+        onError: slots.onError,
+        declaration: hello.declaration,
+        kinds: messageKinds(),
+        label: t("The cluster: every node holds a copy of the row"),
+        messageLabel: (m) => (m.info?.value === undefined ? null : String(m.info.value)),
+        describeNode: (node, snap) => describeCopy(node, snap),
+      });
+      view.onLayout(() => snapshot && drawCopies(view, snapshot));
+      const send = slots.send ?? (() => null);
+      trials = createTrials(root, send);
+      history = createHistory(root);
+      metrics = createMetrics(slots.metrics ?? null);
+      draw(hello.snapshot, hello.metrics);
+    },
+
+    update(frame) {
+      draw(frame.snapshot, frame.metrics, frame);
+    },
+
+    describe(events) {
+      return describeEvents(events, snapshot?.copies ?? 0);
+    },
+
+    destroy() {
+      view?.destroy();
+      metrics?.destroy();
+      root?.remove();
+      removeStyles();
+      view = root = summary = trials = history = metrics = snapshot = null;
+    },
+  };
+}

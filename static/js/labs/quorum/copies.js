@@ -1,0 +1,122 @@
+/**
+ * Each node's copy of the row, drawn in the network view's node panels: its value, its
+ * version, and tags for the roles it plays in the operation in focus (coordinator, in the
+ * write set W, in the read set R, the shared copy). Tags are words and shapes, never
+ * colour alone.
+ */
+
+import d3 from "d3";
+import { fmt, num, t } from "../../i18n.js";
+import { versionText } from "./words.js";
+
+const CARD_W = 128;
+const CARD_H = 62;
+
+/** Which nodes play which role, from the snapshot's history and overlap. */
+export function rolesOf(snapshot) {
+  const history = snapshot.history ?? [];
+  const last = history.at(-1) ?? null;
+  const roles = { focus: last, coordinator: last?.coordinator ?? null, w: [], r: [], shared: [] };
+  if (!last) return roles;
+  const overlap = snapshot.overlap;
+  if (last.kind === "read" && overlap && overlap.read === last.id) {
+    roles.w = overlap.write_set;
+    roles.r = overlap.read_set;
+    roles.shared = overlap.shared;
+  } else if (last.kind === "read") {
+    roles.r = last.confirmed;
+    const write = history.findLast((op) => op.kind === "write" && op.status === "ok");
+    roles.w = write ? write.confirmed : [];
+  } else {
+    roles.w = last.confirmed;
+  }
+  return roles;
+}
+
+/** Where a node's card goes: beside the node (wide) or under it (phone). */
+function cardOrigin(layout, id) {
+  const r = layout.radius;
+  const out = layout.outward(id);
+  if (layout.narrow) return [-CARD_W / 2, out.y < -0.2 ? -r - 10 - CARD_H : r + 14];
+  const side = out.x;
+  return side < -0.2 ? [-r - 12 - CARD_W, -CARD_H / 2] : [r + 12, -CARD_H / 2];
+}
+
+/** Draw every node's card into the view's panels. */
+export function drawCopies(view, snapshot) {
+  const copies = new Map((snapshot.replicas ?? []).map((c) => [c.node, c]));
+  const hints = snapshot.hints ?? [];
+  const roles = rolesOf(snapshot);
+  const layout = view.layout;
+  view.panels.each(function drawPanel(node) {
+    const panel = d3.select(this);
+    const copy = copies.get(node.id);
+    if (!copy) {
+      panel.selectAll("*").remove();
+      return;
+    }
+    if (panel.select("g.q-card").empty()) enterCard(panel);
+    const [x, y] = cardOrigin(layout, node.id);
+    const isCoordinator = roles.coordinator === node.id;
+    const inW = roles.w.includes(node.id);
+    const inR = roles.r.includes(node.id);
+    const shared = roles.shared.includes(node.id);
+    panel.attr("data-copy-value", copy.value).attr("data-version", copy.version.join(":"));
+    panel.classed("is-coordinator", isCoordinator).classed("is-shared", shared);
+    panel.select(".q-coordinator-ring").attr("visibility", isCoordinator ? "visible" : "hidden");
+    panel.select(".q-shared-ring").attr("visibility", shared ? "visible" : "hidden");
+    const card = panel.select("g.q-card").attr("transform", `translate(${x},${y})`);
+    card.select(".q-value").text(fmt(t("%(value)s seats"), { value: num(copy.value) }));
+    card.select(".q-version").text(versionText(copy.version));
+    const tags = [];
+    if (isCoordinator) tags.push({ key: "coord", text: t("coordinator") });
+    if (inW) tags.push({ key: "w", text: "W" });
+    if (inR) tags.push({ key: "r", text: "R" });
+    if (shared) tags.push({ key: "shared", text: t("★ shared") });
+    const held = hints.filter((h) => h.holder === node.id).length;
+    if (held) tags.push({ key: "hint", text: fmt(t("%(n)s hint(s)"), { n: num(held) }) });
+    drawTags(card.select(".q-tags"), tags);
+  });
+}
+
+function enterCard(panel) {
+  panel.attr("pointer-events", "none");
+  panel.append("circle").attr("class", "q-coordinator-ring").attr("r", 34);
+  panel.append("circle").attr("class", "q-shared-ring").attr("r", 40);
+  const card = panel.append("g").attr("class", "q-card");
+  card.append("rect").attr("class", "q-card-box").attr("width", CARD_W).attr("height", CARD_H).attr("rx", 6);
+  card.append("text").attr("class", "q-value").attr("x", 8).attr("y", 18);
+  card.append("text").attr("class", "q-version").attr("x", 8).attr("y", 34);
+  card.append("g").attr("class", "q-tags").attr("transform", "translate(6,42)");
+}
+
+function drawTags(layer, tags) {
+  let x = 0;
+  layer
+    .selectAll("g.q-tag")
+    .data(tags, (d) => d.key)
+    .join((enter) => {
+      const g = enter.append("g").attr("class", (d) => `q-tag q-tag-${d.key}`);
+      g.append("rect").attr("height", 15).attr("rx", 3);
+      g.append("text").attr("x", 4).attr("y", 11);
+      return g;
+    })
+    .each(function placeTag(d) {
+      const g = d3.select(this);
+      g.select("text").text(d.text);
+      const width = d.text.length * 6.2 + 8;
+      g.select("rect").attr("width", width);
+      g.attr("transform", `translate(${x},0)`);
+      x += width + 4;
+    });
+}
+
+/** The spoken part of a node's name: its copy's value and version. */
+export function describeCopy(node, snapshot) {
+  const copy = (snapshot?.replicas ?? []).find((c) => c.node === node.id);
+  if (!copy) return "";
+  return fmt(t("Its copy: %(value)s seats, version %(version)s."), {
+    value: num(copy.value),
+    version: versionText(copy.version),
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * What a frame's events mean, in sentences for the live region and the event log. Routine
+ * deliveries say nothing: a playing lab sends ten frames a second.
+ */
+
+import { fmt, num, percent, t } from "../../i18n.js";
+import { failureText, listOf } from "./words.js";
+
+function completed(e) {
+  if (e.kind === "write") {
+    return fmt(t("Write #%(op)s of %(value)s seats acknowledged by %(set)s."), {
+      op: num(e.op),
+      value: num(e.value),
+      set: listOf(e.confirmed),
+    });
+  }
+  if (e.stale) {
+    return fmt(t("Read #%(op)s returned %(value)s: STALE, the latest completed write was %(expected)s."), {
+      op: num(e.op),
+      value: num(e.value),
+      expected: num(e.expected),
+    });
+  }
+  return fmt(t("Read #%(op)s returned %(value)s from %(set)s."), {
+    op: num(e.op),
+    value: num(e.value),
+    set: listOf(e.confirmed),
+  });
+}
+
+const SENTENCES = {
+  op_completed: completed,
+  op_failed: (e, copies) =>
+    fmt(t("%(kind)s #%(op)s failed: %(why)s"), {
+      kind: e.kind === "write" ? t("Write") : t("Read"),
+      op: num(e.op),
+      why: failureText(e, copies),
+    }),
+  copy_written: (e) =>
+    e.cause === "repair" && e.kept
+      ? fmt(t("Read repair brought %(node)s's copy up to %(value)s."), {
+          node: e.node,
+          value: num(e.value),
+        })
+      : null,
+  hint_stored: (e) =>
+    fmt(t("%(holder)s keeps a hint: write %(value)s for %(target)s, which did not confirm."), {
+      holder: e.holder,
+      value: num(e.value),
+      target: e.target,
+    }),
+  hint_delivered: (e) =>
+    fmt(t("Hinted handoff: %(target)s received the write it missed from %(holder)s."), {
+      target: e.target,
+      holder: e.holder,
+    }),
+  link_cut: (e) => fmt(t("Link %(link)s cut: messages on it are lost."), { link: e.link }),
+  link_healed: (e) => fmt(t("Link %(link)s healed."), { link: e.link }),
+  node_stopped: (e) => fmt(t("Node %(node)s stopped."), { node: e.node }),
+  node_restarted: (e) => fmt(t("Node %(node)s restarted with the copy it had."), { node: e.node }),
+  clock_skewed: (e) =>
+    fmt(t("Node %(node)s's clock is now %(ms)s ms off."), {
+      node: e.node,
+      ms: `${e.skew_ms > 0 ? "+" : ""}${num(e.skew_ms)}`,
+    }),
+  levels_set: (e) =>
+    fmt(t("W is now %(w)s and R %(r)s of %(n)s copies."), {
+      w: num(e.w_needed),
+      r: num(e.r_needed),
+      n: num(e.copies),
+    }),
+  copies_set: (e) => fmt(t("A fresh cluster of %(n)s copies."), { n: num(e.copies) }),
+  read_repair_set: (e) => (e.on ? t("Read repair on.") : t("Read repair off.")),
+  hinted_handoff_set: (e) => (e.on ? t("Hinted handoff on.") : t("Hinted handoff off.")),
+  trials_run: (e) =>
+    fmt(t("%(trials)s trials: %(stale)s stale reads (%(fraction)s)."), {
+      trials: num(e.trials),
+      stale: num(e.stale),
+      fraction: percent(e.stale_fraction),
+    }),
+  trial_replayed: (e) =>
+    fmt(t("Trial #%(index)s rebuilt: press Play to watch it."), { index: num(e.index) }),
+};
+
+/** Sentences for `events` in a cluster of `copies`; events needing no words are skipped. */
+export function describeEvents(events, copies) {
+  const out = [];
+  for (const event of events) {
+    const sentence = SENTENCES[event.type]?.(event, copies);
+    if (sentence) out.push(sentence);
+  }
+  return out;
+}

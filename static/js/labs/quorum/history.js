@@ -1,0 +1,126 @@
+/**
+ * The history panel: every client operation with its times, what it returned, what it
+ * should have returned, and whether it was stale. A stale read is marked with a word and
+ * an icon (and its row's colour), never colour alone.
+ */
+
+import d3 from "d3";
+import { fmt, num, t } from "../../i18n.js";
+import { failureText, levelText, msText } from "./words.js";
+
+const COLUMNS = [
+  () => t("Operation"),
+  () => t("Coordinator"),
+  () => t("Level"),
+  () => t("Invoked"),
+  () => t("Done"),
+  () => t("Status"),
+  () => t("Value"),
+  () => t("Should be"),
+  () => t("Verdict"),
+];
+
+/** Build the panel inside `parent`; returns {update(snapshot)}. */
+export function createHistory(parent) {
+  const section = d3.select(parent).append("section").attr("class", "q-history");
+  section.append("h2").attr("id", "q-history-title").text(t("History"));
+  const intro = section.append("p").attr("class", "q-note");
+  const wrap = section.append("div").attr("class", "q-table-wrap").attr("tabindex", 0);
+  wrap.attr("role", "region").attr("aria-labelledby", "q-history-title");
+  const table = wrap.append("table").attr("class", "q-table");
+  table
+    .append("caption")
+    .attr("class", "visually-hidden")
+    .text(t("Client operations, newest first"));
+  table
+    .append("thead")
+    .append("tr")
+    .selectAll("th")
+    .data(COLUMNS)
+    .join("th")
+    .attr("scope", "col")
+    .text((label) => label());
+  const body = table.append("tbody");
+
+  return {
+    update(snapshot) {
+      const history = snapshot.history ?? [];
+      const shown = history.length;
+      const total = snapshot.history_total ?? shown;
+      intro.text(
+        total === 0
+          ? t("No operations yet: write, then read.")
+          : total > shown
+            ? fmt(t("The last %(shown)s of %(total)s operations, newest first."), {
+                shown: num(shown),
+                total: num(total),
+              })
+            : t("Newest first. A read is stale when it returned a value that a write finished before the read began had already replaced."),
+      );
+      const rows = body
+        .selectAll("tr")
+        .data([...history].reverse(), (op) => op.id)
+        .join((enter) => enter.append("tr"))
+        .attr("data-op", (op) => op.id)
+        .attr("data-kind", (op) => op.kind)
+        .attr("data-status", (op) => op.status)
+        .attr("data-stale", (op) => (op.kind === "read" ? String(Boolean(op.stale)) : null))
+        .classed("is-stale", (op) => Boolean(op.stale))
+        .classed("is-failed", (op) => op.status === "failed");
+      rows
+        .selectAll("td")
+        .data((op) => cells(op, snapshot.copies))
+        .join("td")
+        .attr("class", (cell) => cell.cls ?? null)
+        .attr("title", (cell) => cell.title ?? null)
+        .text((cell) => cell.text);
+    },
+  };
+}
+
+function cells(op, copies) {
+  const kind = op.kind === "write" ? t("write") : t("read");
+  return [
+    { text: `#${num(op.id)} ${kind}`, cls: "q-op" },
+    { text: op.coordinator },
+    { text: levelText(op.level, op.needed, copies) },
+    { text: msText(op.invoke_ms), cls: "q-num" },
+    { text: msText(op.complete_ms), cls: "q-num" },
+    statusCell(op, copies),
+    { text: valueText(op), cls: "q-num" },
+    { text: op.kind === "read" && op.status === "ok" ? num(op.expected) : "", cls: "q-num" },
+    verdictCell(op),
+  ];
+}
+
+function statusCell(op, copies) {
+  if (op.status === "ok") return { text: t("ok"), cls: "q-status-ok" };
+  if (op.status === "pending") {
+    return {
+      text: fmt(t("waiting (%(got)s of %(needed)s)"), {
+        got: num(op.confirmed.length),
+        needed: num(op.needed),
+      }),
+      cls: "q-status-pending",
+    };
+  }
+  const why = failureText(op, copies);
+  return { text: fmt(t("failed: %(why)s"), { why }), cls: "q-status-failed", title: why };
+}
+
+function valueText(op) {
+  if (op.kind === "write") return fmt(t("wrote %(value)s"), { value: num(op.value) });
+  return op.status === "ok" ? num(op.value) : "";
+}
+
+function verdictCell(op) {
+  if (op.kind !== "read" || op.status !== "ok") return { text: "" };
+  if (op.stale) return { text: t("⚠ STALE"), cls: "q-verdict-stale" };
+  if (op.value !== op.expected) {
+    return {
+      text: t("not stale (a concurrent or failed write)"),
+      cls: "q-verdict-fresh",
+    };
+  }
+  return { text: t("✓ latest"), cls: "q-verdict-fresh" };
+}

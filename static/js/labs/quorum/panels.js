@@ -1,0 +1,200 @@
+/**
+ * The text panels around the drawing: the levels and what they promise, the overlap of
+ * the last write and read, the stale-read counter with its replay button, and the
+ * lab-wide numbers in the metrics slot.
+ */
+
+import { fmt, num, percent, t } from "../../i18n.js";
+import { levelText, listOf } from "./words.js";
+
+function element(tag, cls, text = null) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text !== null) el.textContent = text;
+  return el;
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** Levels, switches and the overlap sentence, above the drawing. */
+export function createSummary(parent) {
+  const box = element("div", "q-summary");
+  const levels = element("p", "q-levels");
+  const promise = element("p", "q-promise");
+  const overlap = element("p", "q-overlap");
+  const replay = element("p", "q-replay");
+  replay.setAttribute("role", "status");
+  box.append(levels, promise, overlap, replay);
+  parent.append(box);
+  return {
+    update(snapshot) {
+      const { levels: lv, copies } = snapshot;
+      setText(
+        levels,
+        fmt(t("N = %(n)s copies · W = %(w)s · R = %(r)s · read repair %(repair)s · hinted handoff %(hints)s"), {
+          n: num(copies),
+          w: levelText(lv.w, lv.w_needed, copies),
+          r: levelText(lv.r, lv.r_needed, copies),
+          repair: snapshot.read_repair ? t("on") : t("off"),
+          hints: snapshot.hinted_handoff ? t("on") : t("off"),
+        }),
+      );
+      const sum = lv.w_needed + lv.r_needed;
+      promise.dataset.guaranteed = String(lv.overlap_guaranteed);
+      setText(
+        promise,
+        lv.overlap_guaranteed
+          ? fmt(t("✓ W + R = %(sum)s > N = %(n)s: every read set shares at least one copy with the last write set."), { sum: num(sum), n: num(copies) })
+          : fmt(t("⚠ W + R = %(sum)s ≤ N = %(n)s: a read set can miss every copy the last write reached."), { sum: num(sum), n: num(copies) }),
+      );
+      setText(overlap, overlapText(snapshot.overlap));
+      overlap.dataset.shared = (snapshot.overlap?.shared ?? []).join(",");
+      replay.hidden = !snapshot.replay;
+      if (snapshot.replay) {
+        setText(
+          replay,
+          fmt(t("Replaying trial #%(index)s of the last count: press Play (or Step) to watch it."), {
+            index: num(snapshot.replay.index),
+          }),
+        );
+      }
+    },
+  };
+}
+
+function overlapText(overlap) {
+  if (!overlap) return t("After a read completes, the copies it shares with the last write are marked ★ shared.");
+  const readPart = fmt(t("Read #%(read)s was answered by %(set)s."), {
+    read: num(overlap.read),
+    set: listOf(overlap.read_set),
+  });
+  if (overlap.write === null) {
+    return `${readPart} ${t("No write had completed before it: every copy held the first value.")}`;
+  }
+  const writePart = fmt(t("Write #%(write)s was confirmed by %(set)s."), {
+    write: num(overlap.write),
+    set: listOf(overlap.write_set),
+  });
+  const shared = overlap.shared.length
+    ? fmt(t("Shared copy: %(set)s."), { set: listOf(overlap.shared) })
+    : t("No shared copy: the read could not see that write.");
+  return `${writePart} ${readPart} ${shared}`;
+}
+
+/** The stale-read counter, with a button that replays the first stale trial. */
+export function createTrials(parent, send) {
+  const section = element("section", "q-trials");
+  section.setAttribute("aria-labelledby", "q-trials-title");
+  const title = element("h2", null, t("Stale-read counter"));
+  title.id = "q-trials-title";
+  const text = element("p", "q-trials-text");
+  text.setAttribute("aria-live", "polite");
+  const buttons = element("div", "q-trials-buttons");
+  const run = element("button", "button", t("Count 1,000 trials"));
+  run.type = "button";
+  run.dataset.q = "run-trials";
+  run.addEventListener("click", () => send("run_trials", { count: 1000 }));
+  const replay = element("button", "button", "");
+  replay.type = "button";
+  replay.dataset.q = "replay-first-stale";
+  replay.hidden = true;
+  buttons.append(run, replay);
+  section.append(title, text, buttons);
+  parent.append(section);
+  let firstStale = null;
+  replay.addEventListener("click", () => {
+    if (firstStale !== null) send("replay_trial", { index: firstStale });
+  });
+  return {
+    update(snapshot) {
+      const trials = snapshot.trials;
+      if (!trials) {
+        setText(text, t("Runs many seeded trials of this configuration (a write, then a read a moment after it finishes) and counts the stale reads."));
+        replay.hidden = true;
+        firstStale = null;
+        return;
+      }
+      section.dataset.stale = String(trials.stale);
+      setText(text, trialsText(trials));
+      firstStale = trials.first_stale;
+      replay.hidden = firstStale === null;
+      if (firstStale !== null) {
+        setText(replay, fmt(t("Replay trial #%(index)s, the first stale one"), { index: num(firstStale) }));
+      }
+    },
+  };
+}
+
+function trialsText(trials) {
+  const c = trials.config;
+  const faults = [];
+  if (c.cut.length) faults.push(fmt(t("links cut: %(links)s"), { links: c.cut.join(", ") }));
+  if (c.stopped.length) faults.push(fmt(t("stopped: %(nodes)s"), { nodes: c.stopped.join(", ") }));
+  if (c.skews.length) {
+    faults.push(
+      fmt(t("skewed clocks: %(skews)s"), {
+        skews: c.skews.map(([node, ms]) => `${node} ${ms > 0 ? "+" : ""}${num(ms)} ms`).join(", "),
+      }),
+    );
+  }
+  const setup = fmt(t("%(trials)s trials with N=%(n)s, W=%(w)s, R=%(r)s%(faults)s:"), {
+    trials: num(trials.trials),
+    n: num(c.copies),
+    w: num(c.w),
+    r: num(c.r),
+    faults: faults.length ? `, ${faults.join("; ")}` : "",
+  });
+  const result = fmt(
+    t("%(stale)s stale reads out of %(reads)s that returned (%(fraction)s); %(fw)s writes and %(fr)s reads failed."),
+    {
+      stale: num(trials.stale),
+      reads: num(trials.reads_ok),
+      fraction: percent(trials.stale_fraction),
+      fw: num(trials.failed_writes),
+      fr: num(trials.failed_reads),
+    },
+  );
+  return `${setup} ${result}`;
+}
+
+/** The lab-wide numbers in the metrics slot. */
+export function createMetrics(parent) {
+  if (!parent) return { update() {}, destroy() {} };
+  const list = element("dl", "q-metrics");
+  parent.replaceChildren(element("h2", "summary-title", t("Numbers")), list);
+  return {
+    update(metrics) {
+      const trials = metrics.trials;
+      const rows = [
+        ["reads", t("Reads"), num(metrics.reads)],
+        ["stale_reads", t("Stale reads"), num(metrics.stale_reads)],
+        ["stale_fraction", t("Stale fraction of reads that returned"), percent(metrics.stale_fraction)],
+        ["failed_writes", t("Failed writes"), num(metrics.failed_writes)],
+        ["failed_reads", t("Failed reads"), num(metrics.failed_reads)],
+        ["repairs", t("Read repairs"), num(metrics.repairs)],
+        ["hints", t("Hints kept / delivered"), `${num(metrics.hints_stored)} / ${num(metrics.hints_delivered)}`],
+        ["messages", t("Messages sent / lost"), `${num(metrics.messages_sent)} / ${num(metrics.messages_lost)}`],
+      ];
+      if (trials) {
+        rows.push(
+          ["trials", t("Trials counted"), num(trials.trials)],
+          ["trials_stale", t("Stale in trials"), `${num(trials.stale)} (${percent(trials.stale_fraction)})`],
+          ["first_stale", t("First stale trial"), trials.first_stale === null ? t("none") : `#${num(trials.first_stale)}`],
+        );
+      }
+      list.replaceChildren(
+        ...rows.flatMap(([key, label, value]) => {
+          const dt = element("dt", null, label);
+          const dd = element("dd", null, value);
+          dd.dataset.metric = key;
+          return [dt, dd];
+        }),
+      );
+    },
+    destroy() {
+      parent.replaceChildren();
+    },
+  };
+}

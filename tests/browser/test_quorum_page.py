@@ -1,0 +1,105 @@
+"""quorum in real headless Chromium against a live daphne: stale reads, seen and not."""
+
+import pytest
+from playwright.sync_api import expect
+
+from simulators.labs.quorum import QuorumLab
+
+pytestmark = pytest.mark.browser
+SEED = 3
+
+
+def expected_trials(w, r, cut=()):
+    """What the counter must show for this page's seed, computed by the simulator."""
+    lab = QuorumLab(seed=SEED)
+    lab.apply("set_levels", {"w": w, "r": r})
+    for link in cut:
+        lab.apply("cut_link", {"link": link})
+    return lab.apply("run_trials", {"count": 1000})[0]
+
+
+def open_lab(page, url):
+    page.goto(f"{url}/labs/quorum/?seed={SEED}")
+    expect(page.locator(".net-node")).to_have_count(3)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+
+
+def set_levels(page, w_label, r_label):
+    form = page.locator('#quick-controls form[data-action="set_levels"]')
+    form.locator("select").nth(0).select_option(label=w_label)
+    form.locator("select").nth(1).select_option(label=r_label)
+    form.locator('button[type="submit"]').click()
+
+
+def stale_rows(page):
+    return page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
+
+
+def test_w1_r1_with_a_cut_link_shows_a_stale_read_and_w2_r2_none(page, live_server_url):
+    open_lab(page, live_server_url)
+    set_levels(page, "ONE (1 copy)", "ONE (1 copy)")
+    expect(page.locator(".q-levels")).to_contain_text("W = ONE (1 of 3)")
+    expect(page.locator(".q-promise")).to_have_attribute("data-guaranteed", "false")
+
+    page.locator('.net-link[data-link="A-B"]').click()
+    expect(page.locator('.net-link[data-link="A-B"]')).to_have_attribute(
+        "data-state", "cut"
+    )
+
+    expected = expected_trials("ONE", "ONE", cut=("A-B",))
+    assert expected["stale"] > 0
+    page.locator('[data-q="run-trials"]').click()
+    counter = page.locator(".q-trials")
+    expect(counter).to_have_attribute("data-stale", str(expected["stale"]))
+    expect(counter).to_contain_text("links cut: A-B")
+
+    replay = page.locator('[data-q="replay-first-stale"]')
+    expect(replay).to_contain_text(f"#{expected['first_stale']}")
+    replay.click()
+    expect(page.locator(".q-replay")).to_be_visible()
+    page.locator(".timeline-play").click()
+    expect(stale_rows(page)).to_have_count(1, timeout=15_000)
+    expect(stale_rows(page)).to_contain_text("STALE")
+    expect(stale_rows(page).locator("td").nth(6)).to_have_text("120")
+    expect(stale_rows(page).locator("td").nth(7)).to_have_text("119")
+    expect(page.locator("#narration")).to_contain_text("STALE")
+    expect(page.locator('dd[data-metric="stale_reads"]')).to_have_text("1")
+
+    # the same cut link under W=2, R=2: the counter finds none, and a live read is fresh
+    page.locator(".timeline-play").click()  # pause
+    set_levels(page, "QUORUM (a majority)", "QUORUM (a majority)")
+    expect(page.locator(".q-promise")).to_have_attribute("data-guaranteed", "true")
+    assert expected_trials("QUORUM", "QUORUM", cut=("A-B",))["stale"] == 0
+    page.locator('[data-q="run-trials"]').click()
+    expect(counter).to_have_attribute("data-stale", "0")
+    expect(replay).to_be_hidden()
+
+    quick = page.locator("#quick-controls")
+    quick.locator('form[data-action="write"] button[type="submit"]').click()
+    page.locator(".timeline-play").click()
+    writes = page.locator('.q-history tr[data-kind="write"][data-status="ok"]')
+    expect(writes).to_have_count(2, timeout=15_000)
+    quick.locator('form[data-action="read"] button[type="submit"]').click()
+    fresh = page.locator('.q-history tr[data-kind="read"][data-stale="false"]')
+    expect(fresh).to_have_count(1, timeout=15_000)
+    expect(fresh).to_contain_text("latest")
+    expect(stale_rows(page)).to_have_count(1)  # only the replayed one, from before
+    expect(page.locator(".q-overlap")).to_contain_text("Shared copy")
+    assert page.console_errors == []
+
+
+def test_a_stopped_node_blocks_writes_at_all(page, live_server_url):
+    open_lab(page, live_server_url)
+    set_levels(page, "ALL (every copy)", "ONE (1 copy)")
+    page.locator('.net-node[data-node="C"]').click()
+    expect(page.locator('.net-node[data-node="C"]')).to_have_attribute(
+        "data-state", "stopped"
+    )
+    page.locator(".timeline-play").click()
+    quick = page.locator("#quick-controls")
+    quick.locator('form[data-action="write"] button[type="submit"]').click()
+    failed = page.locator('.q-history tr[data-kind="write"][data-status="failed"]')
+    expect(failed).to_have_count(1, timeout=15_000)
+    expect(failed).to_contain_text("only 2 of 3 copies confirmed; W=3 needs 3")
+    expect(page.locator('dd[data-metric="failed_writes"]')).to_have_text("1")
+    assert page.console_errors == []
