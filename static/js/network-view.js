@@ -210,13 +210,11 @@ export function createNetworkView(container, options = {}) {
         g.select(".cut-mark")
           .attr("transform", `translate(${mx},${my}) rotate(${angle})`)
           .attr("visibility", d.up ? "hidden" : "visible");
-        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-        const nx = (-(b.y - a.y) / length) * 25;
-        const ny = ((b.x - a.x) / length) * 25;
-        const flip = ny > 0 ? -1 : 1; // the label goes above the line
+        const place = labelPlace(a, b);
         g.select(".link-label")
-          .attr("x", mx + nx * flip)
-          .attr("y", my + ny * flip + 4)
+          .attr("x", mx + place.x)
+          .attr("y", my + place.y)
+          .attr("text-anchor", place.anchor)
           .text(d.up ? (showLatency ? latencyText(d) : "") : t("cut"));
       });
   }
@@ -485,6 +483,18 @@ function pressed(event) {
   event.preventDefault();
   event.stopPropagation();
   return true;
+}
+
+/** Where a link's label goes: beside its middle, clear of both dot lanes, on the upper side. */
+function labelPlace(a, b) {
+  const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  let ux = -(b.y - a.y) / length;
+  let uy = (b.x - a.x) / length;
+  if (uy > 0 || (uy === 0 && ux > 0)) [ux, uy] = [-ux, -uy];
+  const gap = 16;
+  const anchor = ux > 0.35 ? "start" : ux < -0.35 ? "end" : "middle";
+  const baseline = uy < -0.35 ? 0 : 4; // text sits above the anchor point, or centred on it
+  return { x: ux * gap, y: uy * gap + baseline, anchor };
 }
 
 function shortId(id) {
