@@ -1,8 +1,14 @@
 """quorum: N copies of one row, W and R per operation, and the reads that miss a write.
 
-Stale is defined in `judge.py`: a read is stale when it returned the value of a write
-that a later write, acknowledged before the read began, had superseded. The history
-panel shows each read's value, the value it should have returned and that verdict.
+Stale, precisely (`judge.py` computes it): a write *completed before* a read when it was
+acknowledged before the read was invoked; write X is *superseded* by write Y when X
+completed before Y was invoked and Y was acknowledged. A read is stale when the value it
+returned belongs to a write (or the initial value) superseded by a write that completed
+before the read was invoked. Concurrent writes do not supersede each other; a failed
+or pending write is never superseded (it may still take effect), nor does it supersede.
+Real-time order is the cluster's `step` counter, so events in one millisecond keep their
+order. Each history row also says what the read *should* have returned: the value of the
+write that completed last before it began.
 
 Choices made here, so the lab says what it does:
 
