@@ -1,0 +1,143 @@
+"""The shared network view and playback bar in headless Chromium, on the quorum lab."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+LAB = "quorum"
+
+
+def link(page, link_id):
+    return page.locator(f'g.net-link[data-link="{link_id}"]')
+
+
+def node(page, node_id):
+    return page.locator(f'g.net-node[data-node="{node_id}"]')
+
+
+def open_lab(page, url, seed=3):
+    page.goto(f"{url}/labs/{LAB}/?seed={seed}")
+    expect(page.locator("g.net-node")).to_have_count(3)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    expect(page.locator("#timeline")).to_be_visible()
+
+
+def centre(box):
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def canvas_print(page):
+    """Painted canvas pixels and a hash of which: it changes when dots move."""
+    return page.evaluate(
+        """() => {
+          const c = document.querySelector("canvas.net-dots");
+          const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+          let n = 0, h = 0;
+          for (let i = 3; i < d.length; i += 4) {
+            if (d[i]) { n++; h = (h * 31 + i) >>> 0; }
+          }
+          return [n, h];
+        }"""
+    )
+
+
+def test_clicking_a_link_cuts_it_and_clicking_again_heals_it(page, live_server_url):
+    open_lab(page, live_server_url)
+    expect(link(page, "A-B")).to_have_attribute("data-state", "up")
+    link(page, "A-B").click()
+    expect(link(page, "A-B")).to_have_attribute("data-state", "cut")
+    expect(link(page, "A-B").locator(".link-label")).to_have_text("cut")
+    expect(link(page, "A-B")).to_have_attribute(
+        "aria-label", "Link between A and B, cut. Press to heal it."
+    )
+    link(page, "A-B").click()
+    expect(link(page, "A-B")).to_have_attribute("data-state", "up")
+    assert page.console_errors == []
+
+
+def test_clicking_a_node_stops_it_and_says_so_in_words(page, live_server_url):
+    open_lab(page, live_server_url)
+    node(page, "C").click()
+    expect(node(page, "C")).to_have_attribute("data-state", "stopped")
+    expect(node(page, "C").locator(".node-stopped")).to_be_visible()
+    # the lab may add what the node holds between the state and the verb
+    spoken = re.compile(r"^C, stopped\..*Press to restart it\.$")
+    expect(node(page, "C")).to_have_attribute("aria-label", spoken)
+    node(page, "C").click()
+    expect(node(page, "C")).to_have_attribute("data-state", "up")
+    expect(node(page, "C").locator(".node-stopped")).to_be_hidden()
+    assert page.console_errors == []
+
+
+def test_dragging_a_line_across_the_drawing_splits_the_network(page, live_server_url):
+    open_lab(page, live_server_url)
+    a, b, c = (centre(node(page, n).bounding_box()) for n in "ABC")
+    # a line halfway between A and the middle of B and C, square to that direction
+    others = ((b[0] + c[0]) / 2, (b[1] + c[1]) / 2)
+    mid = ((a[0] + others[0]) / 2, (a[1] + others[1]) / 2)
+    dx, dy = others[0] - a[0], others[1] - a[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    px, py = -dy / length, dx / length
+    start = (mid[0] - px * 150, mid[1] - py * 150)
+    end = (mid[0] + px * 150, mid[1] + py * 150)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*mid, steps=6)
+    # while dragging, the two sides are marked
+    expect(page.locator("g.net-node.side-a, g.net-node.side-b")).to_have_count(3)
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+    expect(link(page, "A-B")).to_have_attribute("data-state", "cut")
+    expect(link(page, "A-C")).to_have_attribute("data-state", "cut")
+    expect(link(page, "B-C")).to_have_attribute("data-state", "up")
+    expect(page.locator("g.net-node.side-a, g.net-node.side-b")).to_have_count(0)
+    assert page.console_errors == []
+
+
+def tab_to(page, selector, limit=150):
+    """Press Tab until the element matching `selector` has the focus."""
+    target = page.locator(selector)
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if target.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_links_and_nodes_work_from_the_keyboard(page, live_server_url):
+    open_lab(page, live_server_url)
+    tab_to(page, 'g.net-link[data-link="B-C"]')
+    page.keyboard.press("Enter")
+    expect(link(page, "B-C")).to_have_attribute("data-state", "cut")
+    tab_to(page, 'g.net-node[data-node="A"]')
+    page.keyboard.press(" ")
+    expect(node(page, "A")).to_have_attribute("data-state", "stopped")
+    assert page.console_errors == []
+
+
+def test_dots_move_while_playing_and_stand_still_when_paused(page, live_server_url):
+    open_lab(page, live_server_url)
+    play = page.locator("#timeline .timeline-play")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    page.select_option("#timeline-speed", label="1/100×")
+    quick = page.locator("#quick-controls")
+    quick.locator('form[data-action="write"] button[type="submit"]').click()
+    expect(page.locator(".net-counts")).not_to_contain_text("On the wire: 0 ")
+    paused = canvas_print(page)
+    assert paused[0] > 0  # dots are drawn at their start
+    page.wait_for_timeout(300)
+    assert canvas_print(page) == paused  # paused: nothing moves
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#timeline .timeline-state")).to_have_text("Playing.")
+    first = canvas_print(page)
+    page.wait_for_timeout(400)
+    assert canvas_print(page) != first
+    expect(page.locator("#timeline .timeline-clock")).not_to_have_text("t = 0 ms")
+    # Space on the stage pauses
+    page.locator("#stage").focus()
+    page.keyboard.press(" ")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    assert page.console_errors == []
