@@ -303,10 +303,10 @@ class PartitionCapLab(ClockedLab):
         return self.collect_events()
 
     # ----- operations -----------------------------------------------------------------
-    def _start_op(self, kind: str, server: str, mode: str, **extra) -> dict:
+    def _start_op(self, action: str, server: str, mode: str, **extra) -> dict:
         op = {
             "id": len(self.ops) + 1,
-            "kind": kind,
+            "action": action,
             "server": server,
             "mode": mode,
             "invoke_ms": self.now_ms,
@@ -322,7 +322,7 @@ class PartitionCapLab(ClockedLab):
     def _complete(self, op: dict, result: str, **details) -> None:
         op.update(complete_ms=self.now_ms, result=result, **details)
         self.pending.pop(op["id"], None)
-        if op["kind"] == "book" and op["mode"] == "majority":
+        if op["action"] == "book" and op["mode"] == "majority":
             self.decided[op["id"]] = "commit" if result == "booked" else "refused"
         self._emit({"type": "op_completed", **_op_view(op)})
 
@@ -375,7 +375,7 @@ class PartitionCapLab(ClockedLab):
     def _refuse(self, op: dict, reason: str) -> None:
         server = op["server"]
         state = self.pending[op["id"]]
-        if op["kind"] == "book":
+        if op["action"] == "book":
             self.locks[server] = None
             self._release(op)
             answered = len(state["acks"]) + len(state["nacks"])
