@@ -1,0 +1,66 @@
+/** Sentences for the live region and the log: what the lab's events mean. */
+
+import { fmt, t } from "../../i18n.js";
+import { modeName, resultText, ruleName, serverName, vvText } from "./words.js";
+
+export function describeEvents(events, snapshot) {
+  const out = [];
+  const split = events.some((e) => e.type === "split");
+  for (const e of events) {
+    if (split && (e.type === "link_cut" || e.type === "link_healed")) continue;
+    if (e.type === "op_completed") {
+      const who = serverName(snapshot, e.server);
+      out.push(
+        e.action === "book"
+          ? fmt(t("Booking through %(server)s (%(mode)s): %(result)s."), {
+              server: who,
+              mode: modeName(e.mode),
+              result: resultText(e),
+            })
+          : fmt(t("Departures board from %(server)s: %(result)s."), {
+              server: who,
+              result: resultText(e),
+            }),
+      );
+    } else if (e.type === "conflict") {
+      out.push(
+        fmt(t("Concurrent versions %(vectors)s met on %(server)s; %(rule)s applied."), {
+          vectors: e.vectors.map((v) => vvText(v)).join(t(" and ")),
+          server: serverName(snapshot, e.server),
+          rule: ruleName(e.rule),
+        }),
+      );
+    } else if (e.type === "booking_vanished") {
+      out.push(
+        fmt(t("Booking %(booking)s for %(passenger)s has vanished from every copy; no one was told."), e),
+      );
+    } else if (e.type === "split") {
+      out.push(
+        fmt(t("The network is split: %(a)s | %(b)s."), {
+          a: e.groups[0].join(", "),
+          b: e.groups[1].join(", "),
+        }),
+      );
+    } else if (e.type === "link_cut") {
+      out.push(fmt(t("Link %(link)s cut."), e));
+    } else if (e.type === "link_healed") {
+      out.push(fmt(t("Link %(link)s healed; its ends exchange their versions."), e));
+    } else if (e.type === "node_stopped") {
+      out.push(fmt(t("%(server)s stopped."), { server: serverName(snapshot, e.node) }));
+    } else if (e.type === "node_restarted") {
+      out.push(fmt(t("%(server)s restarted."), { server: serverName(snapshot, e.node) }));
+    } else if (e.type === "clock_skewed") {
+      out.push(
+        fmt(t("%(server)s's clock is now %(ms)s ms off."), {
+          server: serverName(snapshot, e.node),
+          ms: e.skew_ms,
+        }),
+      );
+    } else if (e.type === "rule_set") {
+      out.push(fmt(t("Conflict rule: %(rule)s."), { rule: ruleName(e.rule) }));
+    } else if (e.type === "reset") {
+      out.push(fmt(t("Started over with %(n)s servers and one seat left."), { n: e.servers }));
+    }
+  }
+  return out;
+}
