@@ -14,7 +14,7 @@ import platform
 import sys
 
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
-from benchmarks.network_engine import engine_rows
+from benchmarks.network_engine import engine_rows, quorum_rows
 from benchmarks.timing import render
 from simulators.airline import Airline
 
@@ -43,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         *placing_rows(args.keys, args.repeat),
         *rebalance_rows(args.keys, args.repeat),
         *engine_rows(args.repeat),
+        *quorum_rows(args.repeat),
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows

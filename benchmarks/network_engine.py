@@ -115,3 +115,43 @@ def engine_rows(repeat: int, messages: int = 200_000) -> list[Row | str]:
             ratio >= TARGET,
         ),
     ]
+
+
+QUORUM_TRIALS = 5_000  # a write and a read each: 10,000 simulated operations
+QUORUM_TARGET_S = 1.0
+
+
+def quorum_rows(repeat: int) -> list[Row | str]:
+    """The quorum lab's stale-read counter: 5,000 seeded trials, 10,000 operations."""
+    from simulators.labs.quorum.trials import TrialConfig, run_trials
+
+    cases = {
+        "N=3, W=1, R=1": TrialConfig(copies=3, w=1, r=1),
+        "N=3, W=2, R=2, C stopped": TrialConfig(copies=3, w=2, r=2, stopped=("C",)),
+        "N=5, W=3, R=3, B-E cut": TrialConfig(copies=5, w=3, r=3, cut=("B-E",)),
+    }
+    times = medians(
+        {
+            name: (lambda c=config: run_trials(c, 0, QUORUM_TRIALS))
+            for name, config in cases.items()
+        },
+        repeat,
+    )
+    rows: list[Row | str] = [
+        f"quorum stale-read counter: {QUORUM_TRIALS:,} trials "
+        f"({2 * QUORUM_TRIALS:,} operations)"
+    ]
+    for name, config in cases.items():
+        found = run_trials(config, 0, QUORUM_TRIALS)
+        wall = times[name].wall
+        rows.append(
+            Row(
+                f"{name}: {found.stale:,} stale of {found.reads_ok:,} reads",
+                times[name],
+                2 * QUORUM_TRIALS,
+                "",
+                f"< {QUORUM_TARGET_S:g} s",
+                wall < QUORUM_TARGET_S,
+            )
+        )
+    return rows

@@ -21,8 +21,9 @@ def test_the_catalogue_lists_every_lab_by_chapter(client):
 
 def test_only_built_labs_are_links_and_no_link_is_dead(client):
     html = client.get("/").content.decode()
-    assert 'href="/labs/hash-placement/"' in html
-    assert 'href="/labs/quorum/"' not in html
+    for built in ("hash-placement", "quorum", "partition-cap"):
+        assert f'href="/labs/{built}/"' in html
+    assert 'href="/labs/two-phase-commit/"' not in html
     assert 'href="#"' not in html
     for href in set(re.findall(r'href="(/[^"]*)"', html)):
         assert client.get(href).status_code == 200, href
@@ -38,12 +39,19 @@ def test_the_hash_placement_page_boots_its_renderer(client):
 
 
 @pytest.mark.parametrize("seed", ["-1", "abc", "1" * 40, ""])
+@pytest.mark.parametrize("slug", ["quorum", "partition-cap"])
+def test_the_network_lab_pages_boot_their_renderers(client, slug):
+    html = client.get(f"/labs/{slug}/?seed=3").content.decode()
+    assert f'data-ws-path="/ws/labs/{slug}/"' in html
+    assert f"js/labs/{slug}.js" in html
+
+
 def test_a_bad_seed_in_the_page_address_falls_back_to_zero(client, seed):
     html = client.get(f"/labs/hash-placement/?seed={seed}").content.decode()
     assert 'data-seed="0"' in html
 
 
-@pytest.mark.parametrize("slug", ["quorum", "no-such-lab"])
+@pytest.mark.parametrize("slug", ["two-phase-commit", "no-such-lab"])
 def test_labs_not_built_have_no_page(client, slug):
     assert client.get(f"/labs/{slug}/").status_code == 404
 
