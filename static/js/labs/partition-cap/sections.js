@@ -297,7 +297,7 @@ function conflictText(snapshot, c) {
   );
   let outcome;
   if (c.rule === "lww") {
-    outcome = fmt(t("Last writer wins kept %(kept)s (the later timestamp) and dropped %(dropped)s, without an error to anyone."), {
+    outcome = fmt(t("Last writer wins kept %(kept)s (the later timestamp; a tie goes to the later server letter) and dropped %(dropped)s, without an error to anyone."), {
       kept: c.confirmed.join(", ") || "—",
       dropped: c.dropped.join(", ") || "—",
     });
