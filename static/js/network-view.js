@@ -188,6 +188,7 @@ export function createNetworkView(container, options = {}) {
   function drawLinks() {
     const links = snapshot?.network?.links ?? [];
     const showLatency = links.length <= 6;
+    const centre = middleOf(positions);
     linkLayer
       .selectAll("g.net-link")
       .data(
@@ -210,7 +211,7 @@ export function createNetworkView(container, options = {}) {
         g.select(".cut-mark")
           .attr("transform", `translate(${mx},${my}) rotate(${angle})`)
           .attr("visibility", d.up ? "hidden" : "visible");
-        const place = labelPlace(a, b);
+        const place = labelPlace(a, b, centre);
         g.select(".link-label")
           .attr("x", mx + place.x)
           .attr("y", my + place.y)
@@ -485,16 +486,33 @@ function pressed(event) {
   return true;
 }
 
-/** Where a link's label goes: beside its middle, clear of both dot lanes, on the upper side. */
-function labelPlace(a, b) {
+/**
+ * Where a link's label goes: beside its middle, clear of both dot lanes, on the side away
+ * from the middle of the drawing (upwards when the link passes through it).
+ */
+function labelPlace(a, b, centre) {
   const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
   let ux = -(b.y - a.y) / length;
   let uy = (b.x - a.x) / length;
-  if (uy > 0 || (uy === 0 && ux > 0)) [ux, uy] = [-ux, -uy];
+  const ox = (a.x + b.x) / 2 - centre.x;
+  const oy = (a.y + b.y) / 2 - centre.y;
+  const away = Math.hypot(ox, oy) > 20 ? ox * ux + oy * uy : -uy;
+  if (away < 0) [ux, uy] = [-ux, -uy];
   const gap = 16;
   const anchor = ux > 0.35 ? "start" : ux < -0.35 ? "end" : "middle";
-  const baseline = uy < -0.35 ? 0 : 4; // text sits above the anchor point, or centred on it
+  const baseline = uy < -0.35 ? 0 : uy > 0.35 ? 11 : 4; // above, below or level with the point
   return { x: ux * gap, y: uy * gap + baseline, anchor };
+}
+
+function middleOf(positions) {
+  let x = 0;
+  let y = 0;
+  for (const point of positions.values()) {
+    x += point.x;
+    y += point.y;
+  }
+  const n = Math.max(1, positions.size);
+  return { x: x / n, y: y / n };
 }
 
 function shortId(id) {
