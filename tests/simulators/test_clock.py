@@ -75,8 +75,6 @@ def test_delays_count_from_the_current_virtual_time():
     assert queue.schedule(25, "x") == 125
 
 
-
-
 def test_run_until_sets_the_clock_to_each_event_and_then_to_the_end():
     queue = EventQueue()
     seen = []
