@@ -431,7 +431,9 @@ export function createNetworkView(container, options = {}) {
       messages.set(network);
       for (const event of frame?.events ?? []) {
         if (event.type === "message_lost") messages.lost(event, reducedMotion());
-        if (event.kind && !seenKinds.includes(event.kind)) seenKinds.push(event.kind);
+        // only message events name a message kind; a lab's own events may use `kind` too
+        const message = event.type === "message_sent" || event.type === "message_lost";
+        if (message && event.kind && !seenKinds.includes(event.kind)) seenKinds.push(event.kind);
       }
       if (frame?.ref && myRefs.delete(frame.ref)) error.hidden = true;
       drawCaption();
