@@ -47,8 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
+        from benchmarks.browser_network_fps import network_rows
 
         rows += browser_rows(args.repeat)
+        rows += network_rows(args.repeat)
     print(render(rows, markdown=args.markdown))
     missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
     return 1 if missed else 0
