@@ -27,8 +27,8 @@ SCRIPT = """
 import json, sys
 from simulators.engine import digest_of
 from simulators.labs import LABS
-seed, options, actions = json.loads(sys.argv[1])
-lab = LABS["hash-placement"](seed=seed, **options)
+seed, options, actions, slug = json.loads(sys.argv[1])
+lab = LABS[slug](seed=seed, **options)
 events = [lab.apply(name, args) for name, args in actions]
 print(json.dumps({"digest": lab.digest(), "events": digest_of(events)}))
 """
@@ -40,10 +40,16 @@ def run_in_process(seed: int) -> dict:
     return {"digest": lab.digest(), "events": digest_of(events)}
 
 
-def run_in_subprocess(seed: int, hash_seed: str) -> dict:
+def run_in_subprocess(
+    seed: int,
+    hash_seed: str,
+    slug: str = "hash-placement",
+    options: dict = OPTIONS,
+    actions: list = ACTIONS,
+) -> dict:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps([seed, OPTIONS, ACTIONS])],
+        [sys.executable, "-c", SCRIPT, json.dumps([seed, options, actions, slug])],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -59,6 +65,44 @@ def test_two_processes_with_different_hash_seeds_reach_the_same_digest():
     second = run_in_subprocess(7, "2")
     assert first == second
     assert first == run_in_process(7)
+
+
+# The network labs: time, messages, faults, skew and batch trials, all replayed.
+NETWORK_SCRIPTS = {
+    "quorum": [
+        ("write", {"w": "ONE", "coordinator": "A"}),
+        ("cut_link", {"link": "A-C"}),
+        ("advance", {"ms": 30}),
+        ("read", {"r": "ONE", "coordinator": "C"}),
+        ("set_skew", {"node": "B", "skew_ms": -250}),
+        ("write", {"w": "QUORUM", "coordinator": "B"}),
+        ("advance", {"ms": 500}),
+        ("heal_all", {}),
+        ("advance", {"ms": 500}),
+        ("run_trials", {"count": 100}),
+    ],
+    "partition-cap": [
+        ("split", {"group": "C"}),
+        ("set_skew", {"node": "C", "skew_ms": 300}),
+        ("book", {"server": "A", "passenger": "P0000001", "mode": "anyway"}),
+        ("book", {"server": "C", "passenger": "P0000002", "mode": "anyway"}),
+        ("board", {"node": "C", "mode": "anyway"}),
+        ("advance", {"ms": 50}),
+        ("heal_all", {}),
+        ("advance", {"ms": 2000}),
+    ],
+}
+
+
+@pytest.mark.parametrize("slug", sorted(NETWORK_SCRIPTS))
+def test_network_labs_replay_to_the_same_digest_in_any_process(slug):
+    actions = NETWORK_SCRIPTS[slug]
+    first = run_in_subprocess(5, "1", slug, {}, actions)
+    second = run_in_subprocess(5, "3", slug, {}, actions)
+    lab = LABS[slug](seed=5)
+    events = [lab.apply(name, args) for name, args in actions]
+    assert first == second == {"digest": lab.digest(), "events": digest_of(events)}
+    assert any(e["type"] == "message_sent" for batch in events for e in batch)
 
 
 @pytest.mark.parametrize("kind", ["registration", "booking"])
