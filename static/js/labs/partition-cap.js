@@ -16,7 +16,6 @@ import {
   createOperations,
   createVerdicts,
 } from "./partition-cap/sections.js";
-import { addStyles } from "./partition-cap/style.js";
 import { messageKinds, seatsText, vvText } from "./partition-cap/words.js";
 
 // Frankfurt left, Tokyo right, the others between (fractions of the drawing)
@@ -43,7 +42,6 @@ const METRICS = [
 export function createRenderer() {
   let view = null;
   let snapshot = null;
-  let removeStyles = () => {};
   let root = null;
   let parts = null;
   let metricsList = null;
@@ -75,7 +73,6 @@ export function createRenderer() {
 
   return {
     mount(el, hello, slots) {
-      removeStyles = addStyles();
       root = document.createElement("div");
       root.className = "pc-lab";
       el.append(root);
@@ -150,7 +147,6 @@ export function createRenderer() {
       view?.destroy();
       root?.remove();
       metricsList?.remove();
-      removeStyles();
       view = null;
       root = null;
       metricsList = null;

@@ -11,7 +11,6 @@ import { describeCopy, drawCopies } from "./quorum/copies.js";
 import { describeEvents } from "./quorum/describe.js";
 import { createHistory } from "./quorum/history.js";
 import { createMetrics, createSummary, createTrials } from "./quorum/panels.js";
-import { addStyles } from "./quorum/style.js";
 import { messageKinds } from "./quorum/words.js";
 
 /** A renderer for one mounted lab view. */
@@ -23,7 +22,6 @@ export function createRenderer() {
   let history = null;
   let metrics = null;
   let snapshot = null;
-  let removeStyles = () => {};
 
   function draw(next, metricValues, frame = null) {
     snapshot = next;
@@ -37,7 +35,6 @@ export function createRenderer() {
 
   return {
     mount(el, hello, slots = {}) {
-      removeStyles = addStyles();
       root = document.createElement("div");
       root.className = "quorum-lab";
       el.replaceChildren(root);
@@ -71,7 +68,6 @@ export function createRenderer() {
       view?.destroy();
       metrics?.destroy();
       root?.remove();
-      removeStyles();
       view = root = summary = trials = history = metrics = snapshot = null;
     },
   };
