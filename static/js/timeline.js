@@ -24,9 +24,14 @@ export function createTimeline(container, declaration, send) {
   let playback = null;
   let enabled = true;
 
-  const playButton = actions.has("play") ? button(t("Play"), "timeline-play") : null;
+  // One button whose words say what it will do ("Play" or "Pause"): on a projector
+  // the label must match the icon, so it changes with the state (no aria-pressed).
+  const playLabel = actions.get("play")?.label ?? t("Play");
+  const pauseLabel = actions.get("pause")?.label ?? t("Pause");
+  const playButton = actions.has("play") ? button(playLabel, "timeline-play") : null;
+  const playText = playButton?.firstChild ?? null;
   if (playButton) {
-    playButton.setAttribute("aria-pressed", "false");
+    playButton.dataset.playing = "false";
     playButton.prepend(icon());
     playButton.addEventListener("click", () => toggle());
   }
@@ -66,7 +71,7 @@ export function createTimeline(container, declaration, send) {
   /** Play when paused, pause when playing (the server has the last word). */
   function toggle() {
     if (!playButton) return;
-    const playing = playButton.getAttribute("aria-pressed") === "true";
+    const playing = playButton.dataset.playing === "true";
     act(playing ? "pause" : "play", {});
   }
 
@@ -80,7 +85,13 @@ export function createTimeline(container, declaration, send) {
       if (frame?.ref) refs.delete(frame.ref);
       playback = snapshot?.playback ?? null;
       if (!playback) return;
-      playButton?.setAttribute("aria-pressed", String(Boolean(playback.playing)));
+      if (playButton) {
+        const playing = Boolean(playback.playing);
+        if (playButton.dataset.playing !== String(playing)) {
+          playButton.dataset.playing = String(playing);
+          playText.textContent = playing ? pauseLabel : playLabel;
+        }
+      }
       if (stepButton) {
         const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
         stepButton.setAttribute("aria-disabled", String(idle));
@@ -153,7 +164,7 @@ function button(text, className) {
   const el = document.createElement("button");
   el.type = "button";
   el.className = `button ${className}`;
-  el.append(text);
+  el.append(document.createTextNode(text));
   return el;
 }
 

@@ -120,7 +120,8 @@ def test_links_and_nodes_work_from_the_keyboard(page, live_server_url):
 def test_dots_move_while_playing_and_stand_still_when_paused(page, live_server_url):
     open_lab(page, live_server_url)
     play = page.locator("#timeline .timeline-play")
-    expect(play).to_have_attribute("aria-pressed", "false")
+    expect(play).to_have_attribute("data-playing", "false")
+    expect(play).to_have_accessible_name("Play")
     page.select_option("#timeline-speed", label="1/100×")
     quick = page.locator("#quick-controls")
     quick.locator('form[data-action="write"] button[type="submit"]').click()
@@ -130,7 +131,8 @@ def test_dots_move_while_playing_and_stand_still_when_paused(page, live_server_u
     page.wait_for_timeout(300)
     assert canvas_print(page) == paused  # paused: nothing moves
     play.click()
-    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(play).to_have_attribute("data-playing", "true")
+    expect(play).to_have_accessible_name("Pause")
     expect(page.locator("#timeline .timeline-state")).to_have_text("Playing.")
     first = canvas_print(page)
     page.wait_for_timeout(400)
@@ -139,5 +141,5 @@ def test_dots_move_while_playing_and_stand_still_when_paused(page, live_server_u
     # Space on the stage pauses
     page.locator("#stage").focus()
     page.keyboard.press(" ")
-    expect(play).to_have_attribute("aria-pressed", "false")
+    expect(play).to_have_attribute("data-playing", "false")
     assert page.console_errors == []
