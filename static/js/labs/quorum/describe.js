@@ -29,6 +29,20 @@ function completed(e) {
 }
 
 const SENTENCES = {
+  op_invoked: (e) =>
+    e.kind === "write"
+      ? fmt(t("Write #%(op)s goes to %(node)s, which sends it to every copy and waits for %(needed)s to confirm (W = %(level)s)."), {
+          op: num(e.op),
+          node: e.coordinator,
+          needed: num(e.needed),
+          level: e.level,
+        })
+      : fmt(t("Read #%(op)s goes to %(node)s, which asks every copy and waits for %(needed)s replies (R = %(level)s)."), {
+          op: num(e.op),
+          node: e.coordinator,
+          needed: num(e.needed),
+          level: e.level,
+        }),
   op_completed: completed,
   op_failed: (e, copies) =>
     fmt(t("%(kind)s #%(op)s failed: %(why)s"), {
