@@ -9,6 +9,8 @@ import { fmt, num, t } from "../../i18n.js";
 import { vvText } from "./words.js";
 
 const LINE = 15;
+const MIN_WIDTH = 116; // the box's narrowest, between the padding
+const PAD = 8;
 
 /** Fill the view's node panels from the snapshot's copies. */
 export function drawPanels(view, snapshot) {
@@ -23,23 +25,35 @@ export function drawPanels(view, snapshot) {
     }
     const lines = panelLines(copy);
     g.attr("data-seats", copy.seats_remaining).classed("is-conflicting", copy.conflicting);
-    g.selectAll("rect.pc-panel-bg")
+    const bg = g
+      .selectAll("rect.pc-panel-bg")
       .data([lines.length])
       .join("rect")
       .attr("class", "pc-panel-bg")
-      .attr("x", -66)
       .attr("y", top - 12)
-      .attr("width", 132)
       .attr("height", (n) => n * LINE + 8)
       .attr("rx", 6);
-    g.selectAll("text.pc-line")
+    const texts = g
+      .selectAll("text.pc-line")
       .data(lines)
       .join("text")
       .attr("class", (d) => `pc-line ${d.cls}`)
       .attr("x", 0)
       .attr("y", (d, i) => top + i * LINE)
       .text((d) => d.text);
+    // the box fits its widest line (the lines are centred on the server)
+    const width = Math.max(MIN_WIDTH, ...texts.nodes().map(textWidth)) + 2 * PAD;
+    bg.attr("x", -width / 2).attr("width", width);
   });
+}
+
+/** A line's drawn width in viewBox units (0 where the drawing is not laid out). */
+function textWidth(node) {
+  try {
+    return node.getComputedTextLength();
+  } catch {
+    return 0;
+  }
 }
 
 function panelLines(copy) {

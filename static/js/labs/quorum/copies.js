@@ -9,8 +9,11 @@ import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
 import { versionText } from "./words.js";
 
-const CARD_W = 128;
+const CARD_W = 128; // the narrowest card; a card widens to fit its tags
 const CARD_H = 62;
+const RINGS = 42; // the shared ring's outer edge (r = 40, stroke 4): cards start past it
+const GAP = 8;
+const EDGE = 4; // a phone's card stays this far inside the drawing
 
 /** Which nodes play which role, from the snapshot's history and overlap. */
 export function rolesOf(snapshot) {
@@ -33,13 +36,19 @@ export function rolesOf(snapshot) {
   return roles;
 }
 
-/** Where a node's card goes: beside the node (wide) or under it (phone). */
-function cardOrigin(layout, id) {
-  const r = layout.radius;
+/**
+ * Where a node's card of `width` goes, clear of the node's rings: beside the node (wide)
+ * or above or under it (phone), kept inside the drawing.
+ */
+function cardOrigin(layout, id, width) {
+  const off = Math.max(layout.radius, RINGS) + GAP;
   const out = layout.outward(id);
-  if (layout.narrow) return [-CARD_W / 2, out.y < -0.2 ? -r - 10 - CARD_H : r + 14];
-  const side = out.x;
-  return side < -0.2 ? [-r - 12 - CARD_W, -CARD_H / 2] : [r + 12, -CARD_H / 2];
+  if (layout.narrow) {
+    const cx = layout.positions.get(id)?.x ?? layout.width / 2;
+    const left = Math.min(Math.max(cx - width / 2, EDGE), layout.width - EDGE - width);
+    return [left - cx, out.y < -0.2 ? -off - CARD_H : off];
+  }
+  return out.x < -0.2 ? [-off - width, -CARD_H / 2] : [off, -CARD_H / 2];
 }
 
 /** Draw every node's card into the view's panels. */
@@ -56,7 +65,6 @@ export function drawCopies(view, snapshot) {
       return;
     }
     if (panel.select("g.q-card").empty()) enterCard(panel);
-    const [x, y] = cardOrigin(layout, node.id);
     const isCoordinator = roles.coordinator === node.id;
     const inW = roles.w.includes(node.id);
     const inR = roles.r.includes(node.id);
@@ -65,7 +73,7 @@ export function drawCopies(view, snapshot) {
     panel.classed("is-coordinator", isCoordinator).classed("is-shared", shared);
     panel.select(".q-coordinator-ring").attr("visibility", isCoordinator ? "visible" : "hidden");
     panel.select(".q-shared-ring").attr("visibility", shared ? "visible" : "hidden");
-    const card = panel.select("g.q-card").attr("transform", `translate(${x},${y})`);
+    const card = panel.select("g.q-card");
     card.select(".q-value").text(fmt(t("%(value)s seats"), { value: num(copy.value) }));
     card.select(".q-version").text(versionText(copy.version));
     const tags = [];
@@ -75,7 +83,11 @@ export function drawCopies(view, snapshot) {
     if (shared) tags.push({ key: "shared", text: t("★ shared") });
     const held = hints.filter((h) => h.holder === node.id).length;
     if (held) tags.push({ key: "hint", text: fmt(t("%(n)s hint(s)"), { n: num(held) }) });
-    drawTags(card.select(".q-tags"), tags);
+    const tagsWidth = drawTags(card.select(".q-tags"), tags);
+    const width = Math.max(CARD_W, Math.ceil(tagsWidth) + 12);
+    card.select(".q-card-box").attr("width", width);
+    const [x, y] = cardOrigin(layout, node.id, width);
+    card.attr("transform", `translate(${x},${y})`);
   });
 }
 
@@ -90,6 +102,7 @@ function enterCard(panel) {
   card.append("g").attr("class", "q-tags").attr("transform", "translate(6,42)");
 }
 
+/** Draw the tags in a row; returns the row's width. */
 function drawTags(layer, tags) {
   let x = 0;
   layer
@@ -103,12 +116,14 @@ function drawTags(layer, tags) {
     })
     .each(function placeTag(d) {
       const g = d3.select(this);
-      g.select("text").text(d.text);
-      const width = d.text.length * 6.2 + 8;
+      const text = g.select("text").text(d.text);
+      const measured = text.node().getComputedTextLength?.() ?? 0;
+      const width = (measured > 0 ? measured : d.text.length * 6.2) + 8;
       g.select("rect").attr("width", width);
       g.attr("transform", `translate(${x},0)`);
       x += width + 4;
     });
+  return Math.max(0, x - 4);
 }
 
 /** The spoken part of a node's name: its copy's value and version. */
