@@ -128,3 +128,33 @@ def test_a_dragged_split_makes_the_small_side_refuse_while_its_board_answers(
     expect(board).to_have_attribute("data-result", "answered")
     expect(board).to_contain_text(re.compile(r"1 seat left \(stale"))
     assert page.console_errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def page_width(page):
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_at_phone_width_nothing_scrolls_the_page_sideways(page, live_server_url):
+    page.set_viewport_size(PHONE)
+    open_lab(page, live_server_url, seed=11)
+    assert page_width(page) <= PHONE["width"]
+    link(page, "A-C").click()
+    link(page, "B-C").click()
+    expect(link(page, "B-C")).to_have_attribute("data-state", "cut")
+    for cid in ("fra", "tyo"):
+        client(page, cid).locator('[data-act="book-anyway"]').click()
+        expect(latest_answer(page, cid)).to_have_attribute("data-result", "booked")
+    client(page, "tyo").locator('[data-act="book-majority"]').click()
+    play(page)
+    expect(latest_answer(page, "tyo")).to_have_attribute(
+        "data-result", re.compile("refused|sold_out"), timeout=30_000
+    )
+    expect(page.locator(".pc-header")).to_have_attribute("data-converged", "no")
+    assert page_width(page) <= PHONE["width"]
+    # the copies table fits the phone as it is, without a scroll bar of its own
+    wrap = page.locator(".pc-copies-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
+    assert page.console_errors == []

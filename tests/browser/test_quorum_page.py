@@ -1,5 +1,7 @@
 """quorum in real headless Chromium against a live daphne: stale reads, seen and not."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -102,4 +104,30 @@ def test_a_stopped_node_blocks_writes_at_all(page, live_server_url):
     expect(failed).to_have_count(1, timeout=15_000)
     expect(failed).to_contain_text("only 2 of 3 copies confirmed; W=3 needs 3")
     expect(page.locator('dd[data-metric="failed_writes"]')).to_have_text("1")
+    assert page.console_errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def page_width(page):
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_at_phone_width_nothing_scrolls_the_page_sideways(page, live_server_url):
+    page.set_viewport_size(PHONE)
+    open_lab(page, live_server_url)
+    assert page_width(page) <= PHONE["width"]
+    page.locator(".timeline-play").click()
+    quick = page.locator("#quick-controls")
+    for action in ("write", "read", "write", "read"):
+        quick.locator(f'form[data-action="{action}"] button[type="submit"]').click()
+    done = page.locator('.q-history tbody tr[data-status="ok"]')
+    expect(done).to_have_count(4, timeout=15_000)
+    page.locator('[data-q="run-trials"]').click()
+    expect(page.locator(".q-trials")).to_have_attribute("data-stale", re.compile(r"\d"))
+    # the wide history table scrolls inside its own box, not the page
+    assert page_width(page) <= PHONE["width"]
+    wrap = page.locator(".q-table-wrap")
+    assert wrap.evaluate("e => e.scrollWidth > e.clientWidth")
     assert page.console_errors == []
