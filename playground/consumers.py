@@ -1,10 +1,14 @@
-"""The websocket consumer: decode, validate, hand actions to the room, send the reply.
+"""The websocket consumer: decode, validate, hand messages to the room, send the reply.
 
 No simulation logic lives here. Every refusal is an `error` message with a code and a
-clear sentence; the room is left unchanged and the connection stays open.
+clear sentence; the room is left unchanged and the connection stays open (a socket
+that keeps guessing a host secret is closed).
 """
 
 import json
+import secrets
+import time
+import unicodedata
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -12,74 +16,151 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from playground.i18n import translate_declaration
+from playground.models import RoomRecord
 from playground.rooms import Room, encode, registry
+from playground.store import secret_matches
 from simulators.engine.declaration import ActionError
 from simulators.engine.rng import SEED_MAX
 from simulators.labs import LABS
 
 MAX_REF_LENGTH = 32
+MAX_NAME_LENGTH = 40
+MAX_QUESTION_LENGTH = 300
+MAX_CHOICES = 8
+MAX_CHOICE_LENGTH = 80
+MAX_SECRET_TRIES = 5
+MAX_CLASSES_PER_SOCKET = 5
 ACTION_FIELDS = {"type", "ref", "action", "args"}
 CLOSE_UNKNOWN_LAB = 4404
 CLOSE_BAD_REQUEST = 4400
+CLOSE_FORBIDDEN = 4403
+MODES = (RoomRecord.HOST_DRIVES, RoomRecord.EVERYONE_DRIVES, RoomRecord.STUDENT_DRIVES)
 
 
 class ProtocolError(Exception):
     """A message the protocol refuses (before any lab sees it)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.field = field
+
+
+class RateLimit:
+    """A token bucket: `rate` messages a second, bursts of twice that."""
+
+    def __init__(self, rate: int) -> None:
+        self.rate = rate
+        self.tokens = 2.0 * rate
+        self.stamp = time.monotonic()
+        self.dropped = 0
+        self.warned_at = -1.0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(2.0 * self.rate, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.dropped += 1
+        return False
+
+    def should_warn(self) -> bool:
+        """One warning a second at most: a flood is not answered with a flood."""
+        now = time.monotonic()
+        if now - self.warned_at >= 1.0:
+            self.warned_at = now
+            return True
+        return False
 
 
 class LabConsumer(AsyncWebsocketConsumer):
-    """One browser view of one lab room."""
+    """One browser view of one lab room: its owner, a class's host, or a student."""
 
     room: Room | None = None
+    role = "owner"
+    name = ""
 
     async def dispatch(self, message):
         """Handle a message without Channels' per-message database clean-up.
 
-        This consumer never touches the ORM, and the clean-up costs a thread hop per
-        message (see docs/architecture.md).
+        This consumer touches the database only in worker threads, and the clean-up
+        costs a thread hop per message (see docs/architecture.md).
         """
         handler = getattr(self, _handler_name(message["type"]), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    def profile(self) -> dict:
+        """How this member appears in the host's list."""
+        return {"id": self.member_id, "name": self.name, "role": self.role}
+
     async def connect(self) -> None:
-        """Join a new private room, or resume one after a reconnect."""
+        """Join a new private room, a stored one, or resume one after a reconnect."""
+        self.member_id = f"m-{secrets.token_hex(4)}"
+        self.limit = RateLimit(settings.PLAYGROUND_MESSAGES_PER_SECOND)
+        self.secret_tries = 0
+        self.classes_started = 0
         slug = self.scope["url_route"]["kwargs"]["slug"]
         lab_class = LABS.get(slug)
         await self.accept()
         if lab_class is None:
-            await self.send_error(
+            await self.refuse(
                 "unknown_lab",
                 gettext("there is no lab named %(slug)r") % {"slug": slug},
+                CLOSE_UNKNOWN_LAB,
             )
-            await self.close(code=CLOSE_UNKNOWN_LAB)
             return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        room = registry.get(_first(query, "room") or "")
-        if room is not None and room.slug == slug:
-            if await self.resume(room, _first(query, "since")):
-                return
-        else:
-            try:
-                seed = _seed(_first(query, "seed"))
-            except ProtocolError as error:
-                await self.send_error(error.code, error.message)
-                await self.close(code=CLOSE_BAD_REQUEST)
-                return
-            room = registry.create(lab_class, seed)
+        try:
+            seed = _seed(_first(query, "seed"))
+            self.name = _display_name(_first(query, "name"))
+        except ProtocolError as error:
+            await self.refuse(error.code, error.message, CLOSE_BAD_REQUEST)
+            return
+        wanted = _first(query, "room") or ""
+        room = await registry.load(wanted) if wanted else None
+        if room is not None and room.slug != slug:
+            room = None
+        if room is None and wanted.startswith("c-"):
+            await self.send_error(
+                "no_such_room",
+                gettext(
+                    "that class session does not exist any more; "
+                    "this is a fresh lab of your own"
+                ),
+            )
+        if room is None:
+            room, _ = await registry.create(lab_class, seed)
+        if room.is_class:
+            self.role = "student"
+            self.name = self.name or f"{gettext('Student')} {self.member_id[-3:]}"
+        if room.watching() >= settings.PLAYGROUND_ROOM_MEMBER_CAP:
+            await self.refuse(
+                "room_full",
+                gettext("this room is full (%(cap)s people); try again later")
+                % {"cap": settings.PLAYGROUND_ROOM_MEMBER_CAP},
+                CLOSE_FORBIDDEN,
+            )
+            return
+        if room.id == wanted and await self.resume(room, _first(query, "since")):
+            return
         await self.join(room)
-        declaration = translate_declaration(lab_class.declaration())
-        await self.send(text_data=await room.hello("owner", declaration))
+        await self.send(text_data=await room.hello(self, self.declaration()))
+
+    def declaration(self) -> dict:
+        return translate_declaration(self.room.lab_class.declaration())
 
     async def resume(self, room: Room, since_text: str | None) -> bool:
-        """Send the frames missed since `since`; False when a fresh hello is needed."""
-        if since_text is None or not since_text.isdigit():
+        """Send the frames missed since `since`; False when a fresh hello is needed.
+
+        Only a private room's owner resumes by frames: a class member gets a hello,
+        since it carries their role and the class's state.
+        """
+        if room.is_class or since_text is None or not since_text.isdigit():
             return False
         since = int(since_text)
         async with room.lock:
@@ -94,6 +175,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                         "room": room.id,
                         "seq": room.seq,
                         "since": since,
+                        "member": self.member_id,
                     }
                 )
             )
@@ -113,40 +195,46 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Decode one client message and dispatch it by type."""
+        if not self.limit.allow():
+            if self.limit.should_warn():
+                await self.send_error(
+                    "rate_limited",
+                    gettext(
+                        "slow down: at most %(rate)s messages a second; "
+                        "%(dropped)s were ignored"
+                    )
+                    % {
+                        "rate": self.limit.rate,
+                        "dropped": self.limit.dropped,
+                    },
+                )
+            return
         ref = None
         try:
             message = _decode(text_data, bytes_data)
             ref = _ref(message)
             kind = message.get("type")
-            if kind == "action":
-                await self.on_action(message, ref)
-            elif kind == "ping":
-                seq = self.room.seq if self.room else 0
-                await self.send(
-                    text_data=encode({"type": "pong", "ref": ref, "seq": seq})
-                )
-            else:
+            handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+            if handler is None:
                 raise ProtocolError(
                     "unknown_type",
-                    gettext(
-                        "unknown message type %(kind)r; expected 'action' or 'ping'"
-                    )
-                    % {"kind": kind},
+                    gettext("unknown message type %(kind)r; expected one of %(known)s")
+                    % {"kind": kind, "known": ", ".join(sorted(HANDLERS))},
                 )
+            if self.room is None:
+                raise ProtocolError("no_room", gettext("this connection has no room"))
+            await handler(self, message, ref)
         except ProtocolError as error:
-            await self.send_error(error.code, error.message, ref)
+            await self.send_error(error.code, error.message, ref, error.field)
         except ActionError as error:
-            message = error.translated(gettext)
-            await self.send_error(error.code, message, ref, error.field)
+            text = error.translated(gettext)
+            await self.send_error(error.code, text, ref, error.field)
+
+    # -- messages -------------------------------------------------------------------
 
     async def on_action(self, message: dict, ref: str | None) -> None:
         """Hand a well-formed action to the room."""
-        extra = sorted(k for k in message if k not in ACTION_FIELDS)
-        if extra:
-            raise ProtocolError(
-                "unknown_field",
-                gettext("an action has no field %(field)r") % {"field": extra[0]},
-            )
+        _only(message, ACTION_FIELDS)
         name = message.get("action")
         if not isinstance(name, str):
             raise ProtocolError(
@@ -156,9 +244,181 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "bad_args", gettext("an action needs 'args' (use {} for none)")
             )
-        if self.room is None:
-            raise ProtocolError("no_room", gettext("this connection has no room"))
-        await self.room.submit(name, message["args"], ref)
+        await self.room.submit(name, message["args"], ref, member=self)
+
+    async def on_ping(self, message: dict, ref: str | None) -> None:
+        await self.send(
+            text_data=encode({"type": "pong", "ref": ref, "seq": self.room.seq})
+        )
+
+    async def on_claim_host(self, message: dict, ref: str | None) -> None:
+        """Become the class's host by showing its secret."""
+        _only(message, {"type", "ref", "secret"})
+        room = self.room
+        if not room.is_class:
+            raise ProtocolError(
+                "not_a_class", gettext("this is not a class session"), "secret"
+            )
+        if not secret_matches(message.get("secret"), room.host_secret_hash):
+            self.secret_tries += 1
+            if self.secret_tries >= MAX_SECRET_TRIES:
+                await self.refuse(
+                    "bad_secret",
+                    gettext("too many wrong host secrets; this connection is closed"),
+                    CLOSE_FORBIDDEN,
+                )
+                return
+            raise ProtocolError(
+                "bad_secret",
+                gettext("that is not this class's host secret"),
+                "secret",
+            )
+        self.role = "host"
+        self.name = self.name if not self.name.startswith(gettext("Student")) else ""
+        self.name = self.name or gettext("Host")
+        await self.send(
+            text_data=encode(
+                {
+                    "type": "role",
+                    "ref": ref,
+                    "role": "host",
+                    "class": room.class_info(host=True),
+                }
+            )
+        )
+        await room.broadcast_presence()
+
+    async def on_control(self, message: dict, ref: str | None) -> None:
+        """The host chooses who drives: the host, everyone, or one student."""
+        _only(message, {"type", "ref", "mode", "driver"})
+        self.must_host()
+        mode = message.get("mode")
+        if mode not in MODES:
+            raise ProtocolError(
+                "bad_mode",
+                gettext("mode must be one of %(modes)s") % {"modes": ", ".join(MODES)},
+                "mode",
+            )
+        driver = message.get("driver") or ""
+        if not isinstance(driver, str):
+            raise ProtocolError("bad_driver", gettext("driver must be a member id"))
+        await self.room.set_control(mode, driver)
+
+    async def on_start_class(self, message: dict, ref: str | None) -> None:
+        """Start a class from this room's current moment; the host's links come back."""
+        _only(message, {"type", "ref"})
+        if self.classes_started >= MAX_CLASSES_PER_SOCKET:
+            raise ProtocolError(
+                "too_many_classes",
+                gettext("this page has started enough classes; reload to start more"),
+            )
+        room = self.room
+        if room.is_class and self.role != "host":
+            raise ProtocolError(
+                "not_host", gettext("only the host can start a class from here")
+            )
+        async with room.lock:
+            entries = list(room.log)
+        new, secret = await registry.create(
+            room.lab_class,
+            room.seed,
+            kind=RoomRecord.CLASS,
+            parent=room.id,
+            entries=entries,
+        )
+        self.classes_started += 1
+        await self.send(
+            text_data=encode(
+                {
+                    "type": "class_started",
+                    "ref": ref,
+                    "room": new.id,
+                    "code": new.join_code,
+                    "secret": secret,
+                    "join_path": f"/join/{new.join_code}/",
+                    "host_path": f"/labs/{new.slug}/?room={new.id}#host={secret}",
+                }
+            )
+        )
+
+    async def on_branch(self, message: dict, ref: str | None) -> None:
+        """A private copy of the class's current moment, for this member alone."""
+        _only(message, {"type", "ref"})
+        room = self.room
+        if not room.is_class:
+            raise ProtocolError(
+                "not_a_class", gettext("only a class session can be branched")
+            )
+        async with room.lock:
+            entries = list(room.log)
+        new, _ = await registry.create(
+            room.lab_class, room.seed, parent=room.id, entries=entries
+        )
+        await self.send(
+            text_data=encode(
+                {
+                    "type": "branched",
+                    "ref": ref,
+                    "room": new.id,
+                    "parent": room.id,
+                    "seq": new.seq,
+                }
+            )
+        )
+
+    async def on_ask(self, message: dict, ref: str | None) -> None:
+        """The host asks the class to predict: choices, or a number."""
+        _only(message, {"type", "ref", "text", "choices"})
+        self.must_host()
+        text = _text(message.get("text"), MAX_QUESTION_LENGTH, "text")
+        choices = message.get("choices")
+        if choices is None:
+            kind, choices = "number", []
+        else:
+            if not isinstance(choices, list) or not 2 <= len(choices) <= MAX_CHOICES:
+                raise ProtocolError(
+                    "bad_choices",
+                    gettext("give between 2 and %(most)s choices, or none for a number")
+                    % {"most": MAX_CHOICES},
+                    "choices",
+                )
+            choices = [_text(c, MAX_CHOICE_LENGTH, "choices") for c in choices]
+            kind = "choice"
+        await self.room.ask(text, kind, choices)
+
+    async def on_answer(self, message: dict, ref: str | None) -> None:
+        _only(message, {"type", "ref", "question", "value"})
+        number = message.get("question")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise ProtocolError(
+                "bad_question", gettext("question must be its number"), "question"
+            )
+        await self.room.answer(self, number, message.get("value"))
+        await self.send(
+            text_data=encode({"type": "answered", "ref": ref, "question": number})
+        )
+
+    async def on_reveal(self, message: dict, ref: str | None) -> None:
+        _only(message, {"type", "ref", "question"})
+        self.must_host()
+        number = message.get("question")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise ProtocolError(
+                "bad_question", gettext("question must be its number"), "question"
+            )
+        await self.room.reveal(number)
+
+    # -- helpers --------------------------------------------------------------------
+
+    def must_host(self) -> None:
+        if self.role != "host":
+            raise ProtocolError(
+                "not_host", gettext("only the class's host can do that")
+            )
+
+    async def refuse(self, code: str, message: str, close_code: int) -> None:
+        await self.send_error(code, message)
+        await self.close(code=close_code)
 
     async def send_error(self, code, message, ref=None, field=None) -> None:
         """Send an `error` message; the connection stays open."""
@@ -168,11 +428,34 @@ class LabConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=encode(payload))
 
 
+HANDLERS = {
+    "action": LabConsumer.on_action,
+    "ping": LabConsumer.on_ping,
+    "claim_host": LabConsumer.on_claim_host,
+    "control": LabConsumer.on_control,
+    "start_class": LabConsumer.on_start_class,
+    "branch": LabConsumer.on_branch,
+    "ask": LabConsumer.on_ask,
+    "answer": LabConsumer.on_answer,
+    "reveal": LabConsumer.on_reveal,
+}
+
+
 def _handler_name(message_type: str) -> str:
     name = message_type.replace(".", "_")
     if name.startswith("_"):
         raise ValueError("handler names may not start with an underscore")
     return name
+
+
+def _only(message: dict, fields: set) -> None:
+    extra = sorted(k for k in message if k not in fields)
+    if extra:
+        raise ProtocolError(
+            "unknown_field",
+            gettext("a %(kind)s message has no field %(field)r")
+            % {"kind": message.get("type"), "field": extra[0]},
+        )
 
 
 def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
@@ -181,7 +464,7 @@ def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
             "not_text", gettext("send JSON as a text frame, not binary")
         )
     limit = settings.PLAYGROUND_MAX_MESSAGE_BYTES
-    if len(text_data) > limit or len(text_data.encode("utf-8")) > limit:
+    if len(text_data) > limit or len(text_data.encode("utf-8", "replace")) > limit:
         raise ProtocolError(
             "too_large",
             gettext("a message may be at most %(size)s KiB") % {"size": limit // 1024},
@@ -208,6 +491,42 @@ def _ref(message: dict) -> str | None:
             % {"size": MAX_REF_LENGTH},
         )
     return ref
+
+
+def _text(value, most: int, field: str) -> str:
+    """Short printable text (a question, a choice): trimmed, never empty."""
+    if not isinstance(value, str):
+        raise ProtocolError(
+            "bad_text", gettext("%(field)s must be text") % {"field": field}, field
+        )
+    value = unicodedata.normalize("NFC", value).strip()
+    if not value or len(value) > most or not value.isprintable():
+        raise ProtocolError(
+            "bad_text",
+            gettext("%(field)s must be 1 to %(most)s printable characters")
+            % {"field": field, "most": most},
+            field,
+        )
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise ProtocolError(
+            "bad_text", gettext("%(field)s has a broken character") % {"field": field}
+        )
+    return value
+
+
+def _display_name(text: str | None) -> str:
+    """A display name from the address: short printable text, shown as text only."""
+    if text is None or not text.strip():
+        return ""
+    try:
+        return _text(text, MAX_NAME_LENGTH, "name")
+    except ProtocolError:
+        raise ProtocolError(
+            "bad_name",
+            gettext("a display name is 1 to %(most)s printable characters")
+            % {"most": MAX_NAME_LENGTH},
+            "name",
+        ) from None
 
 
 def _first(query: dict, name: str) -> str | None:

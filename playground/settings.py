@@ -75,6 +75,19 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'playground.sqlite3'}", conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Write-ahead log: readers never wait for the writer, and a committed action
+    # survives a killed process (synchronous=NORMAL syncs at checkpoints, which is
+    # durable against a crash of the process, not of the machine's power).
+    # IMMEDIATE: a transaction takes the write lock when it begins, so two writers
+    # queue instead of failing to upgrade a read lock.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL")
@@ -82,7 +95,17 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000},
+            "CONFIG": {
+                # redis-py caps an async pool at 100 connections: raise it
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                "capacity": 1000,
+            },
+        }
+    }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
         }
     }
 else:
@@ -115,6 +138,12 @@ PLAYGROUND_MAX_MESSAGE_BYTES = 64 * 1024
 PLAYGROUND_ROOM_IDLE_SECONDS = int(
     os.environ.get("PLAYGROUND_ROOM_IDLE_SECONDS", "600")
 )
+# classes: how long a join code works, how many may be in one room (in one process),
+# and how many messages a second one connection may send (a burst of twice that)
+PLAYGROUND_CLASS_HOURS = int(os.environ.get("PLAYGROUND_CLASS_HOURS", "12"))
+PLAYGROUND_ROOM_MEMBER_CAP = int(os.environ.get("PLAYGROUND_ROOM_MEMBER_CAP", "1200"))
+PLAYGROUND_MESSAGES_PER_SECOND = 20
+PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE = 10
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,99 @@
+"""What outlives a process: every room and its ordered action log.
+
+A room is a lab, a seed and a log. The log is the room's state: any process rebuilds
+the lab by replaying it, so nothing else about a lab is stored. The database assigns the
+order of the log: `(room, seq)` is unique, and a process appends only while it holds
+the room's row lock (PostgreSQL `SELECT ... FOR UPDATE`; SQLite takes its write lock
+when the transaction begins), so two processes never number two actions alike.
+"""
+
+from django.db import models
+
+
+class RoomRecord(models.Model):
+    """A room: private (one learner, one embed) or a class (a host and students)."""
+
+    PRIVATE, CLASS = "private", "class"
+    HOST_DRIVES, EVERYONE_DRIVES, STUDENT_DRIVES = "host", "everyone", "student"
+
+    id = models.CharField(primary_key=True, max_length=40)
+    lab = models.CharField(max_length=64)
+    seed = models.BigIntegerField()
+    kind = models.CharField(max_length=16, default=PRIVATE)
+    # classes only: the code students type, and a hash of the host's secret
+    join_code = models.CharField(max_length=12, unique=True, null=True, blank=True)
+    host_secret_hash = models.CharField(max_length=64, blank=True, default="")
+    mode = models.CharField(max_length=16, default=HOST_DRIVES)
+    driver = models.CharField(max_length=40, blank=True, default="")
+    driver_name = models.CharField(max_length=60, blank=True, default="")
+    control_version = models.PositiveIntegerField(default=0)
+    # a private branch remembers the class it came from
+    parent = models.CharField(max_length=40, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # classes end: after this moment the join code no longer lets anyone in
+    closes_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["lab", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} room {self.id} ({self.lab})"
+
+
+class LogRecord(models.Model):
+    """One applied action of a room, at its sequence number."""
+
+    room = models.ForeignKey(RoomRecord, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    name = models.CharField(max_length=64)
+    args = models.JSONField(default=dict)
+    actor = models.CharField(max_length=40, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "seq"], name="one_entry_per_seq")
+        ]
+        ordering = ["room", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}#{self.seq} {self.name}"
+
+
+class Question(models.Model):
+    """ "Predict, then run": a question the host asks a class."""
+
+    CHOICE, NUMBER = "choice", "number"
+
+    room = models.ForeignKey(
+        RoomRecord, on_delete=models.CASCADE, related_name="questions"
+    )
+    number = models.PositiveIntegerField()
+    text = models.CharField(max_length=300)
+    kind = models.CharField(max_length=16, default=CHOICE)
+    choices = models.JSONField(default=list)
+    asked_at_seq = models.PositiveIntegerField(default=0)
+    revealed = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "number"], name="one_question_per_number"
+            )
+        ]
+
+
+class Answer(models.Model):
+    """One student's answer; answering again replaces it."""
+
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="answers"
+    )
+    member = models.CharField(max_length=40)
+    value = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "member"], name="one_answer_per_member"
+            )
+        ]

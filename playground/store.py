@@ -1,0 +1,223 @@
+"""The database side of rooms: create, load, append under the room's lock, branch.
+
+Everything here is synchronous Django ORM code; rooms call it from a worker thread
+(`asyncio.to_thread`), never on the event loop.
+"""
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, transaction
+from django.utils import timezone
+
+from playground.models import Answer, LogRecord, Question, RoomRecord
+
+# Join codes: no 0/O, 1/I/L: 31 symbols, 6 long, about 887 million codes.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One logged action."""
+
+    seq: int
+    name: str
+    args: dict
+    actor: str = ""
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a host secret (a 256-bit random token: SHA-256 suffices)."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def secret_matches(secret: str, stored_hash: str) -> bool:
+    """Whether `secret` is the one whose hash was stored (constant time)."""
+    if not stored_hash or not isinstance(secret, str) or len(secret) > 200:
+        return False
+    return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def fresh() -> None:
+    """Drop database connections that went stale (call at the start of thread work)."""
+    close_old_connections()
+
+
+def create_room(
+    lab: str,
+    seed: int,
+    *,
+    kind: str = RoomRecord.PRIVATE,
+    parent: str = "",
+    entries: Iterable[Entry] = (),
+) -> tuple[RoomRecord, str]:
+    """A new room with a copy of `entries`; returns (record, host secret or "")."""
+    fresh()
+    secret = ""
+    with transaction.atomic():
+        if kind == RoomRecord.CLASS:
+            secret = secrets.token_urlsafe(32)
+            record = _insert_class(lab, seed, parent, secret)
+        else:
+            record = RoomRecord.objects.create(
+                id=f"p-{secrets.token_hex(8)}", lab=lab, seed=seed, parent=parent
+            )
+        LogRecord.objects.bulk_create(
+            LogRecord(room=record, seq=e.seq, name=e.name, args=e.args, actor=e.actor)
+            for e in entries
+        )
+    return record, secret
+
+
+def _insert_class(lab: str, seed: int, parent: str, secret: str) -> RoomRecord:
+    hours = settings.PLAYGROUND_CLASS_HOURS
+    for _ in range(20):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                return RoomRecord.objects.create(
+                    id=f"c-{secrets.token_hex(8)}",
+                    lab=lab,
+                    seed=seed,
+                    kind=RoomRecord.CLASS,
+                    join_code=code,
+                    host_secret_hash=hash_secret(secret),
+                    parent=parent,
+                    closes_at=timezone.now() + timedelta(hours=hours),
+                )
+        except IntegrityError:  # that code is taken: draw another
+            continue
+    raise RuntimeError("could not find a free join code")
+
+
+def load_room(room_id: str) -> tuple[RoomRecord, list[Entry]] | None:
+    """A stored room and its whole log, or None."""
+    fresh()
+    record = RoomRecord.objects.filter(pk=room_id).first()
+    if record is None:
+        return None
+    return record, entries_after(room_id, 0)
+
+
+def entries_after(room_id: str, seq: int) -> list[Entry]:
+    """The room's logged actions after `seq`, in order."""
+    rows = (
+        LogRecord.objects.filter(room_id=room_id, seq__gt=seq)
+        .order_by("seq")
+        .values_list("seq", "name", "args", "actor")
+    )
+    return [Entry(*row) for row in rows]
+
+
+def find_class(code: str) -> RoomRecord | None:
+    """The class a join code opens, or None (unknown, or the class has closed)."""
+    fresh()
+    if not isinstance(code, str):
+        return None
+    code = code.strip().upper()
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    record = RoomRecord.objects.filter(join_code=code, kind=RoomRecord.CLASS).first()
+    if record is None:
+        return None
+    if record.closes_at is not None and record.closes_at <= timezone.now():
+        return None
+    return record
+
+
+def set_control(room_id: str, mode: str, driver: str, driver_name: str) -> int:
+    """Store a new control mode; returns its version (the later version wins)."""
+    fresh()
+    with transaction.atomic():
+        record = RoomRecord.objects.select_for_update().get(pk=room_id)
+        record.mode, record.driver, record.driver_name = mode, driver, driver_name
+        record.control_version += 1
+        record.save(update_fields=["mode", "driver", "driver_name", "control_version"])
+        return record.control_version
+
+
+def ask(room_id: str, text: str, kind: str, choices: list, at_seq: int) -> Question:
+    """Store the host's next question."""
+    fresh()
+    with transaction.atomic():
+        RoomRecord.objects.select_for_update().get(pk=room_id)
+        last = Question.objects.filter(room_id=room_id).order_by("-number").first()
+        return Question.objects.create(
+            room_id=room_id,
+            number=(last.number + 1) if last else 1,
+            text=text,
+            kind=kind,
+            choices=choices,
+            asked_at_seq=at_seq,
+        )
+
+
+def answer(room_id: str, number: int, member: str, value) -> int:
+    """Store (or replace) one member's answer; returns how many have answered."""
+    fresh()
+    question = Question.objects.get(room_id=room_id, number=number)
+    Answer.objects.update_or_create(
+        question=question, member=member, defaults={"value": value}
+    )
+    return question.answers.count()
+
+
+def reveal(room_id: str, number: int) -> tuple[Question, list]:
+    """Mark a question revealed; returns it with every answer's value."""
+    fresh()
+    question = Question.objects.get(room_id=room_id, number=number)
+    question.revealed = True
+    question.save(update_fields=["revealed"])
+    return question, list(question.answers.values_list("value", flat=True))
+
+
+def questions(room_id: str) -> list[Question]:
+    """Every question of a room, in order."""
+    fresh()
+    return list(Question.objects.filter(room_id=room_id).order_by("number"))
+
+
+class Appender:
+    """Append one action to a room's log while holding the room's row lock.
+
+    Used as a context manager around applying the action to this process's replica:
+    entering locks the room and reads, into `missed`, the entries other processes
+    appended since `seq` (apply them first); `insert` writes the new entry; leaving
+    commits, or rolls back if the block raised (a refused action leaves the log as it
+    was).
+    """
+
+    def __init__(self, room_id: str, seq: int) -> None:
+        self.room_id = room_id
+        self.seq = seq
+        self.missed: list[Entry] = []
+        self._atomic = transaction.atomic()
+
+    def __enter__(self) -> "Appender":
+        fresh()
+        self._atomic.__enter__()
+        try:
+            RoomRecord.objects.select_for_update().only("id").get(pk=self.room_id)
+            self.missed = entries_after(self.room_id, self.seq)
+            return self
+        except BaseException as error:
+            self._atomic.__exit__(type(error), error, error.__traceback__)
+            raise
+
+    def insert(self, entry: Entry) -> None:
+        LogRecord.objects.create(
+            room_id=self.room_id,
+            seq=entry.seq,
+            name=entry.name,
+            args=entry.args,
+            actor=entry.actor,
+        )
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        return bool(self._atomic.__exit__(kind, error, traceback))
