@@ -8,5 +8,8 @@ from playground import views
 urlpatterns = [
     path("", views.catalogue, name="catalogue"),
     path("labs/<slug:slug>/", views.lab, name="lab"),
+    path("join/", views.join, name="join"),
+    path("join/<str:code>/", views.join_code, name="join-code"),
+    path("join/<str:code>/qr.svg", views.join_qr, name="join-qr"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]

@@ -1,10 +1,22 @@
-"""Pages: the catalogue and one page per built lab."""
+"""Pages: the catalogue, one page per built lab, and joining a class."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+import io
+import time
+import unicodedata
+from urllib.parse import urlencode
+
+import segno
+from django.conf import settings
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 
 from playground.catalogue import CHAPTERS, find_lab
+from playground.store import find_class
 from simulators.engine.rng import SEED_MAX
 
 
@@ -57,3 +69,136 @@ def seed_from(text: str | None) -> int:
     if text is None or not text.isdigit() or len(text) > 16:
         return 0
     return min(int(text), SEED_MAX)
+
+
+# -- joining a class -------------------------------------------------------------------
+
+MAX_NAME_LENGTH = 40  # as the websocket's `name=` (playground.consumers)
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    """The join form (GET), or a code and a display name sent from it (POST)."""
+    if request.method != "POST":
+        code = (request.GET.get("code") or "")[:20]
+        return _join_form(request, code=code)
+    code = (request.POST.get("code") or "")[:40]
+    name = (request.POST.get("name") or "")[:200]
+    name_error = _name_problem(name)
+    if name_error:
+        return _join_form(
+            request, code=code, name=name, name_error=name_error, status=400
+        )
+    return _enter(request, code, name.strip())
+
+
+def join_code(request: HttpRequest, code: str) -> HttpResponse:
+    """The join link (and the QR code's target): straight into the class."""
+    return _enter(request, code, "")
+
+
+def join_qr(request: HttpRequest, code: str) -> HttpResponse:
+    """The join link as a QR code (SVG), for the host to show."""
+    if _too_many_wrong_codes(request):
+        return HttpResponse(_("Too many wrong codes; wait a minute."), status=429)
+    record = find_class(_normalise(code))
+    if record is None:
+        _count_wrong_code(request)
+        raise Http404("No such class")
+    url = request.build_absolute_uri(reverse("join-code", args=[record.join_code]))
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(
+        buffer,
+        kind="svg",
+        scale=8,
+        border=2,
+        dark="#1b1f24",
+        light="#ffffff",
+        xmldecl=False,
+        omitsize=True,
+        title=url,
+    )
+    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+    # the code's picture never changes while the class lives (12 hours at most)
+    patch_cache_control(response, private=True, max_age=3600)
+    return response
+
+
+def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
+    """Redirect to the class's room, or show the form again saying why not."""
+    if _too_many_wrong_codes(request):
+        return _join_form(
+            request,
+            code=code,
+            name=name,
+            code_error=_(
+                "Too many wrong codes from this network in the last minute. "
+                "Wait a minute, then check the code on the board and try again."
+            ),
+            status=429,
+        )
+    record = find_class(_normalise(code))
+    if record is None:
+        _count_wrong_code(request)
+        message = (
+            _("Type the 6-letter code your teacher shows.")
+            if not code.strip()
+            else _(
+                "No class has the code %(code)s, or that class has ended. "
+                "Check the code on the board and try again."
+            )
+            % {"code": code.strip()[:20]}
+        )
+        return _join_form(request, code=code, name=name, code_error=message, status=404)
+    query = {"room": record.id}
+    if name:
+        query["name"] = name
+    target = f"{reverse('lab', args=[record.lab])}?{urlencode(query)}"
+    return HttpResponseRedirect(target, status=303)
+
+
+def _join_form(request, *, code="", name="", code_error="", name_error="", status=200):
+    context = {
+        "code": code.strip()[:20],
+        "name": name[:MAX_NAME_LENGTH],
+        "code_error": code_error,
+        "name_error": name_error,
+        "max_name": MAX_NAME_LENGTH,
+    }
+    return render(request, "join.html", context, status=status)
+
+
+def _normalise(code: str) -> str:
+    """What a student typed, as a code: capitals, no spaces or dashes."""
+    return "".join(c for c in code if c not in " -\t").upper()
+
+
+def _name_problem(name: str) -> str:
+    """Why a display name will not do ("" when it will)."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        return _("Type a name for the class to see (a first name or a nickname).")
+    if len(name) > MAX_NAME_LENGTH or not name.isprintable():
+        return _("A name is 1 to %(most)s ordinary characters.") % {
+            "most": MAX_NAME_LENGTH
+        }
+    return ""
+
+
+def _client_key(request: HttpRequest) -> str:
+    minute = int(time.time() // 60)
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    return f"playground:join-wrong:{address}:{minute}"
+
+
+def _too_many_wrong_codes(request: HttpRequest) -> bool:
+    limit = settings.PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE
+    return (cache.get(_client_key(request)) or 0) >= limit
+
+
+def _count_wrong_code(request: HttpRequest) -> None:
+    key = _client_key(request)
+    cache.add(key, 0, timeout=90)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=90)

@@ -1,0 +1,131 @@
+"""Joining a class over HTTP: the form, the join link, the QR code, wrong codes."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+from django.utils import timezone
+
+from playground import store
+from playground.models import RoomRecord
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def lesson():
+    record, _ = store.create_room("hash-placement", 7, kind=RoomRecord.CLASS)
+    return record
+
+
+def test_the_join_page_has_a_form_for_a_code_and_a_name(client):
+    response = client.get("/join/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="code"' in html and 'name="name"' in html
+    assert 'for="join-code"' in html and 'for="join-name"' in html
+
+
+def test_every_page_links_to_the_join_page(client):
+    assert 'href="/join/"' in client.get("/").content.decode()
+
+
+def test_a_good_code_and_name_lead_to_the_class_room(client, lesson):
+    code = lesson.join_code.lower()[:3] + " " + lesson.join_code.lower()[3:]
+    response = client.post("/join/", {"code": code, "name": "Ada"})
+    assert response.status_code == 303
+    assert response["Location"] == f"/labs/hash-placement/?room={lesson.id}&name=Ada"
+
+
+def test_the_join_link_leads_to_the_class_room_without_a_name(client, lesson):
+    response = client.get(f"/join/{lesson.join_code}/")
+    assert response.status_code == 303
+    assert response["Location"] == f"/labs/hash-placement/?room={lesson.id}"
+    # and the lab page serves that room's address
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_a_wrong_code_shows_the_form_again_with_a_message(client, lesson):
+    response = client.post("/join/", {"code": "ZZZZZZ", "name": "Ada"})
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "No class has the code ZZZZZZ" in html
+    assert 'role="alert"' in html and 'aria-invalid="true"' in html
+    assert 'value="Ada"' in html  # the name is kept
+    assert client.get("/join/ZZZZZZ/").status_code == 404
+
+
+def test_an_empty_code_is_asked_for(client):
+    response = client.post("/join/", {"code": "", "name": "Ada"})
+    assert response.status_code == 404
+    assert "Type the 6-letter code" in response.content.decode()
+
+
+def test_an_expired_code_no_longer_opens_the_class(client, lesson):
+    RoomRecord.objects.filter(pk=lesson.id).update(
+        closes_at=timezone.now() - timedelta(minutes=1)
+    )
+    response = client.get(f"/join/{lesson.join_code}/")
+    assert response.status_code == 404
+    assert "has ended" in response.content.decode()
+    assert client.get(f"/join/{lesson.join_code}/qr.svg").status_code == 404
+
+
+@override_settings(PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE=3)
+def test_wrong_codes_are_rate_limited_per_client(client, lesson):
+    for _ in range(3):
+        assert (
+            client.post("/join/", {"code": "ZZZZZZ", "name": "Ada"}).status_code == 404
+        )
+    refused = client.post("/join/", {"code": lesson.join_code, "name": "Ada"})
+    assert refused.status_code == 429
+    assert "Too many wrong codes" in refused.content.decode()
+    assert client.get(f"/join/{lesson.join_code}/qr.svg").status_code == 429
+    # another address is not held back by this one's guesses
+    other = client.post(
+        "/join/", {"code": lesson.join_code, "name": "Ada"}, REMOTE_ADDR="10.0.0.9"
+    )
+    assert other.status_code == 303
+
+
+@override_settings(PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE=2)
+def test_guessing_through_the_qr_endpoint_counts_too(client, lesson):
+    assert client.get("/join/ZZZZZZ/qr.svg").status_code == 404
+    assert client.get("/join/YYYYYY/qr.svg").status_code == 404
+    assert client.get(f"/join/{lesson.join_code}/").status_code == 429
+
+
+def test_the_qr_code_is_an_svg_of_the_absolute_join_link(client, lesson):
+    response = client.get(f"/join/{lesson.join_code}/qr.svg")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert "max-age=3600" in response["Cache-Control"]
+    svg = response.content.decode()
+    assert svg.startswith("<svg") and "viewBox" in svg
+    assert f"http://testserver/join/{lesson.join_code}/" in svg
+
+
+def test_a_name_with_markup_stays_text(client, lesson):
+    name = '<img src=x onerror="alert(1)">'
+    wrong = client.post("/join/", {"code": "ZZZZZZ", "name": name})
+    html = wrong.content.decode()
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+    good = client.post("/join/", {"code": lesson.join_code, "name": name})
+    assert good.status_code == 303
+    assert "<" not in good["Location"] and "%3Cimg" in good["Location"]
+
+
+def test_a_name_that_is_too_long_or_empty_is_refused_with_a_reason(client, lesson):
+    long = client.post("/join/", {"code": lesson.join_code, "name": "x" * 10_000})
+    assert long.status_code == 400
+    assert "1 to 40" in long.content.decode()
+    empty = client.post("/join/", {"code": lesson.join_code, "name": "  "})
+    assert empty.status_code == 400
+    assert "Type a name" in empty.content.decode()
