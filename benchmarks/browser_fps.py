@@ -14,7 +14,11 @@ planning and every frame of flight.
 Each scenario runs on a fresh page `repeat` times; the row is the run with the median
 fps.
 
-Run alone: `python -m benchmarks.browser_fps [--repeat R] [--url
+`--cpu-throttle N` slows the page's main thread N times (Chrome DevTools Protocol,
+`Emulation.setCPUThrottlingRate`, set after the keys are loaded): a repeatable stand-in
+for a slower or busier machine, to compare renderers; the target is judged without it.
+
+Run alone: `python -m benchmarks.browser_fps [--repeat R] [--cpu-throttle N] [--url
 http://127.0.0.1:8000]`.
 """
 
@@ -134,11 +138,14 @@ class Run:
         return slow / len(self.intervals) if self.intervals else 0.0
 
 
-def measure(page, scenario: Scenario) -> Run:
+def measure(page, scenario: Scenario, throttle: float = 1.0) -> Run:
     """One run of `scenario` on `page` (the lab already open with its keys loaded)."""
     for action, args in scenario.setup:
         _act(page, action, args)
     page.wait_for_timeout(500)
+    if throttle > 1:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     probe = page.evaluate(PROBE_JS, {"action": scenario.action, "args": scenario.args})
     frames = [t for t in probe["frames"] if probe["start"] <= t <= probe["end"]]
     intervals = [b - a for a, b in zip(frames, frames[1:], strict=False)]
@@ -181,12 +188,13 @@ def _act(page, action: str, args: dict) -> None:
     page.evaluate(PROBE_JS, {"action": action, "args": args})
 
 
-def browser_rows(repeat: int) -> list:
+def browser_rows(repeat: int, throttle: float = 1.0) -> list:
     """One row per scenario: dots moved, frames, mean fps, p95 and slow frames."""
     from playwright.sync_api import sync_playwright
 
+    slowed = f", main thread slowed {throttle:g}×" if throttle > 1 else ""
     rows: list = [
-        f"Chromium (headless, software raster), {KEYS:,} keys, 1280×900: "
+        f"Chromium (headless, software raster), {KEYS:,} keys, 1280×900{slowed}: "
         f"frames while the sample's dots move (median of {repeat})"
     ]
     with (
@@ -199,18 +207,21 @@ def browser_rows(repeat: int) -> list:
         )
         try:
             for scenario in SCENARIOS:
-                rows.append(_row(scenario, _runs(browser, base_url, scenario, repeat)))
+                runs = _runs(browser, base_url, scenario, repeat, throttle)
+                rows.append(_row(scenario, runs))
         finally:
             browser.close()
     return rows
 
 
-def _runs(browser, base_url: str, scenario: Scenario, repeat: int) -> list[Run]:
+def _runs(
+    browser, base_url: str, scenario: Scenario, repeat: int, throttle: float = 1.0
+) -> list[Run]:
     runs = []
     for _ in range(repeat):
         page = open_lab(browser, base_url)
         try:
-            runs.append(measure(page, scenario))
+            runs.append(measure(page, scenario, throttle))
             if page.console_errors:
                 raise RuntimeError(f"console errors: {page.console_errors}")
         finally:
@@ -242,11 +253,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--url", help="a running server (else one is started)")
+    parser.add_argument(
+        "--cpu-throttle",
+        type=float,
+        default=1.0,
+        help="slow the page's main thread this many times (default 1: not at all)",
+    )
     args = parser.parse_args(argv)
     if args.url:
-        rows = _rows_against(args.url, args.repeat)
+        rows = _rows_against(args.url, args.repeat, args.cpu_throttle)
     else:
-        rows = browser_rows(args.repeat)
+        rows = browser_rows(args.repeat, args.cpu_throttle)
     print(render(rows, markdown=args.markdown))
     for row in rows:
         if not isinstance(row, str) and row.note:
@@ -254,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(isinstance(r, str) or r.passed for r in rows) else 1
 
 
-def _rows_against(base_url: str, repeat: int) -> list:
+def _rows_against(base_url: str, repeat: int, throttle: float = 1.0) -> list:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -262,7 +279,10 @@ def _rows_against(base_url: str, repeat: int) -> list:
             executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            return [_row(s, _runs(browser, base_url, s, repeat)) for s in SCENARIOS]
+            return [
+                _row(s, _runs(browser, base_url, s, repeat, throttle))
+                for s in SCENARIOS
+            ]
         finally:
             browser.close()
 

@@ -7,6 +7,7 @@
 import { t } from "../i18n.js";
 import { createCard } from "./hash-placement/card.js";
 import { describeEvents } from "./hash-placement/describe.js";
+import { createFrameQueue } from "./hash-placement/frames.js";
 import { SCHEMES } from "./hash-placement/schemes.js";
 import { createSummary } from "./hash-placement/summary.js";
 
@@ -19,6 +20,7 @@ export function createRenderer() {
   let grid = null;
   let summary = null;
   let metricsEl = null;
+  const frames = createFrameQueue();
 
   function context(metrics, events = []) {
     return { total: metrics.total_keys, isChange: events.some((e) => CHANGES.has(e.type)) };
@@ -35,23 +37,33 @@ export function createRenderer() {
       if (metricsEl) summary = createSummary(metricsEl);
       const { snapshot, metrics } = hello;
       for (const [scheme, card] of cards)
-        card.show(snapshot, metrics.schemes[scheme], context(metrics));
+        card.show(snapshot, metrics.schemes[scheme], context(metrics))();
       summary?.update(snapshot, metrics);
     },
 
-    /** Animate one frame: what moved flies, the rest stays still. */
+    /**
+     * Animate one frame: what moved flies, the rest stays still. The work is spread over
+     * the next few animation frames (frames.js): one card's change a frame, then the
+     * numbers under the cards, so that no single frame does all three cards at once.
+     */
     update(frame) {
+      frames.flush();
       const { snapshot, metrics, events = [] } = frame;
       const lookup = events.find((e) => e.type === "lookup") ?? null;
       const keepLookup = events.every((e) =>
         ["lookup", "hot_key", "hot_key_cleared"].includes(e.type),
       );
+      const numbers = [];
       for (const [scheme, card] of cards) {
-        if (lookup) card.setLookup(lookup);
-        else if (!keepLookup) card.setLookup(null);
-        card.change(snapshot, metrics.schemes[scheme], context(metrics, events));
+        frames.later(() => {
+          if (lookup) card.setLookup(lookup, { draw: false });
+          else if (!keepLookup) card.setLookup(null, { draw: false });
+          numbers.push(card.change(snapshot, metrics.schemes[scheme], context(metrics, events)));
+        });
       }
-      summary?.update(snapshot, metrics);
+      for (let i = 0; i < cards.size; i += 1) frames.later(() => numbers[i]?.());
+      frames.later(() => summary?.update(snapshot, metrics));
+      frames.start();
     },
 
     /** Sentences that say what the events mean (translated). */
@@ -60,6 +72,7 @@ export function createRenderer() {
     },
 
     destroy() {
+      frames.cancel();
       for (const card of cards.values()) card.destroy();
       cards.clear();
       grid?.remove();

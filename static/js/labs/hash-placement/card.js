@@ -71,16 +71,20 @@ export function createCard(parent, scheme) {
 
   function setHeight(height, later = height, afterMs = 0) {
     clearTimeout(shrinkTimer);
-    svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
-    if (later < height) {
-      shrinkTimer = setTimeout(
-        () => svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(later)}`),
-        afterMs + 50,
-      );
-    }
+    viewHeight(height);
+    if (later < height) shrinkTimer = setTimeout(() => viewHeight(later), afterMs + 50);
   }
 
-  /** Draw `next` from scratch (first view, a reconnect, or a new key set). */
+  function viewHeight(height) {
+    svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
+    painter.fit(Math.ceil(height));
+  }
+
+  /**
+   * Draw `next` from scratch (first view, a reconnect, or a new key set). Returns the
+   * function that writes the card's numbers and lookup path: the caller runs it, at once
+   * or in a later frame.
+   */
   function show(next, numbers, context) {
     heading(next);
     slots = initialSlots(next.sample, scheme, next.shards);
@@ -98,15 +102,15 @@ export function createCard(parent, scheme) {
     });
     snapshot = next;
     painter.refresh();
-    finish(numbers, context);
+    return () => finish(numbers, context);
   }
 
-  /** Animate from the current drawing to `next`: only the keys whose shard changed fly. */
+  /**
+   * Animate from the current drawing to `next`: only the keys whose shard changed fly.
+   * Returns the function that writes the numbers, as `show` does.
+   */
   function change(next, numbers, context) {
-    if (!snapshot || !sameKeys(snapshot, next)) {
-      show(next, numbers, context);
-      return;
-    }
+    if (!snapshot || !sameKeys(snapshot, next)) return show(next, numbers, context);
     heading(next);
     const hashSpaceChanged =
       scheme === "partitions" && snapshot.schemes.partitions.hash !== next.schemes.partitions.hash;
@@ -131,7 +135,7 @@ export function createCard(parent, scheme) {
     });
     snapshot = next;
     painter.refresh();
-    finish(numbers, context);
+    return () => finish(numbers, context);
   }
 
   function finish(numbers, context) {
@@ -169,10 +173,10 @@ export function createCard(parent, scheme) {
   return {
     show,
     change,
-    /** Show a looked-up key's path (the lookup event), or none. */
-    setLookup(event) {
+    /** Show a looked-up key's path (the lookup event), or none (drawn now, or by `finish`). */
+    setLookup(event, { draw = true } = {}) {
       lookup = event;
-      if (snapshot) drawLookupNow();
+      if (snapshot && draw) drawLookupNow();
     },
     destroy() {
       clearTimeout(shrinkTimer);

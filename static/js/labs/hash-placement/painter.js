@@ -24,7 +24,7 @@ const LAYERS = 3;
 /**
  * A canvas over `figure` whose user units are the SVGs' (`width` across), standing in for
  * the circles of `groups` ([{node, rim}]: SVG groups in drawing order, and the outline width
- * of their dots) while they move. Returns {animate, drawn, stop, refresh, destroy}.
+ * of their dots) while they move. Returns {animate, drawn, stop, refresh, fit, destroy}.
  */
 export function createPainter(figure, width, groups) {
   const canvas = document.createElement("canvas");
@@ -76,6 +76,19 @@ export function createPainter(figure, width, groups) {
     if (!motions.delete(node)) return;
     node.__drawn = null;
     stale = true;
+  }
+
+  /**
+   * The SVGs are about to be `height` user units tall: size the canvas for that now, not
+   * when the ResizeObserver says so after the next paint (which would paint every dot
+   * twice, once at the old size and once at the new).
+   */
+  function fit(height) {
+    if (!box || !box.width) return;
+    box = { width: box.width, height: (box.width * height) / width };
+    if (base && base.width === pixelsAcross() && base.height === pixelsDown()) return;
+    base = null;
+    if (motions.size) request();
   }
 
   /** The SVG changed under a running animation: draw the dots at rest afresh. */
@@ -209,6 +222,7 @@ export function createPainter(figure, width, groups) {
     drawn,
     stop,
     refresh,
+    fit,
     destroy() {
       cancelAnimationFrame(frame);
       frame = 0;

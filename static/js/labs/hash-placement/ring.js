@@ -75,13 +75,16 @@ export function createRing(layer, dots, scheme, painter) {
               sel.append("title").text((d) => fmt(t("Shard %(shard)s"), { shard: d.shard })),
             )
             .call((sel) => sel.transition("table").delay(delay).duration(ms).style("opacity", 1)),
+        // Opacity 1 as well: this transition replaces a fade-in (or fade-out) still
+        // running, which would otherwise leave the arc half transparent for good.
         (update) =>
           update.call((sel) =>
             sel
               .transition("table")
               .delay(delay)
               .duration(0)
-              .attr("d", (d) => d.d),
+              .attr("d", (d) => d.d)
+              .style("opacity", 1),
           ),
         (exit) => exit.transition("table").delay(delay).duration(ms).style("opacity", 0).remove(),
       );
