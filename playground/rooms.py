@@ -28,6 +28,7 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from playground import store
+from playground.delta import frame_body
 from playground.models import RoomRecord
 from playground.store import Entry
 from simulators.engine.clocked import MAX_ADVANCE_MS
@@ -137,6 +138,7 @@ class Room:
         self.tasks: list[asyncio.Task] = []
         self.layer = None
         self.channel = ""
+        self._last_snapshot: dict | None = None
 
     # -- what it is ------------------------------------------------------------------
 
@@ -190,6 +192,13 @@ class Room:
         return events
 
     def _frame(self, entry: Entry, events: list[dict], ref: str | None) -> str:
+        snapshot = self.lab.snapshot()
+        if settings.PLAYGROUND_FRAME_PATCHES:
+            # the snapshot of the frame before is what every member holds now
+            body = frame_body(self._last_snapshot, snapshot, encode(snapshot))
+            self._last_snapshot = snapshot
+        else:
+            body = {"snapshot": snapshot}
         text = encode(
             {
                 "type": "frame",
@@ -199,7 +208,7 @@ class Room:
                 "by": entry.actor or None,
                 "action": {"name": entry.name, "args": entry.args},
                 "events": events,
-                "snapshot": self.lab.snapshot(),
+                **body,
                 "metrics": self.lab.metrics(),
                 "digest": self.lab.digest(),
             }
@@ -252,6 +261,7 @@ class Room:
         for entry in entries:
             self._apply_entry(entry)
         self.frames.clear()
+        self._last_snapshot = None
 
     def replay(self) -> Lab:
         """A fresh lab with every logged action applied again, in order."""
@@ -428,6 +438,8 @@ class Room:
 
     def _hello(self, member, declaration: dict) -> str:
         host = member.role == "host"
+        snapshot = self.lab.snapshot()
+        self._last_snapshot = snapshot
         message = {
             "type": "hello",
             "protocol": PROTOCOL_VERSION,
@@ -441,7 +453,7 @@ class Room:
             "t_ms": self.now_ms,
             "seed": self.seed,
             "declaration": declaration,
-            "snapshot": self.lab.snapshot(),
+            "snapshot": snapshot,
             "metrics": self.lab.metrics(),
             "digest": self.lab.digest(),
             "limits": {"max_message_bytes": settings.PLAYGROUND_MAX_MESSAGE_BYTES},

@@ -1,0 +1,79 @@
+"""Snapshot deltas: what changed between two consecutive snapshots of a lab.
+
+A frame carries the lab's whole snapshot so any client can draw from it, but most of a
+snapshot stays the same from one action to the next (hash-placement's 240 sample keys,
+a network lab's nodes and links). When the changes are clearly smaller than the whole,
+the frame carries `patch` instead of `snapshot`: a list of operations the client applies
+to the snapshot of the frame before (which every client has: a hello carries a whole
+snapshot, and frames arrive in order).
+
+Operations, applied in order:
+- `["s", path, value]`: set the value at `path` (a list of object keys and list
+  indexes), creating nothing else;
+- `["d", path]`: delete the object key at `path`.
+Lists are patched item by item when their length is unchanged, else replaced whole.
+"""
+
+import json
+from typing import Any
+
+# Send a patch only when it is at most this share of the whole snapshot's size.
+PATCH_SHARE = 0.5
+
+
+def diff(old: Any, new: Any, path: list | None = None, out: list | None = None) -> list:
+    """The operations that turn `old` into `new` (JSON-like values)."""
+    path = [] if path is None else path
+    out = [] if out is None else out
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old:
+            if key not in new:
+                out.append(["d", [*path, key]])
+        for key, value in new.items():
+            if key not in old:
+                out.append(["s", [*path, key], value])
+            elif not _same(old[key], value):
+                diff(old[key], value, [*path, key], out)
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            if not _same(a, b):
+                diff(a, b, [*path, index], out)
+        return out
+    out.append(["s", path, new])
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    # 1 == 1.0 == True in Python, but not in JSON: compare types too
+    return type(a) is type(b) and a == b
+
+
+def patch(value: Any, operations: list) -> Any:
+    """Apply `operations` to `value` in place; returns it (a root set replaces it)."""
+    for operation in operations:
+        kind, path = operation[0], operation[1]
+        if not path:
+            value = operation[2]
+            continue
+        parent = value
+        for step in path[:-1]:
+            parent = parent[step]
+        if kind == "d":
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = operation[2]
+    return value
+
+
+def frame_body(previous: dict | None, snapshot: dict, snapshot_text: str) -> dict:
+    """`{"snapshot": ...}` or, when clearly smaller, `{"patch": [...]}`."""
+    if previous is None:
+        return {"snapshot": snapshot}
+    operations = diff(previous, snapshot)
+    if not operations:
+        return {"patch": []}
+    size = len(json.dumps(operations, separators=(",", ":")))
+    if size <= PATCH_SHARE * len(snapshot_text):
+        return {"patch": operations}
+    return {"snapshot": snapshot}
