@@ -18,6 +18,7 @@ import { fieldFor } from "./fields.js";
  */
 export function createControls(container, declaration, send, { quick = null } = {}) {
   const formsByRef = new Map();
+  let locked = null; // why the controls are off (a class someone else drives), or null
   const forms = declaration.actions.filter(inPanel).map((action) => buildForm(action));
   const inQuick = (form) => quick && form.action.primary;
   const drawing = (form) => form.action.group === "drawing";
@@ -28,6 +29,7 @@ export function createControls(container, declaration, send, { quick = null } = 
   );
   quick?.replaceChildren(...forms.filter(inQuick).map((f) => f.element));
   if (quick) quick.hidden = !forms.some(inQuick);
+  const notes = [container, quick].filter(Boolean).map((place) => lockNote(place));
 
   function buildForm(action) {
     const element = document.createElement("form");
@@ -58,6 +60,7 @@ export function createControls(container, declaration, send, { quick = null } = 
   }
 
   function submit(form) {
+    if (locked) return;
     const args = {};
     for (const field of form.fields) args[field.name] = field.value();
     clearError(form);
@@ -91,6 +94,27 @@ export function createControls(container, declaration, send, { quick = null } = 
       field?.markInvalid(form.error.id);
       return true;
     },
+    /**
+     * Show every control as off with the reason (`aria-disabled`, so each keeps its focus
+     * and says why), or on again with null: a class member while someone else drives.
+     */
+    setLocked(reason) {
+      locked = reason || null;
+      for (const note of notes) {
+        note.textContent = locked ?? "";
+        note.hidden = !locked;
+      }
+      for (const form of forms) {
+        form.element.classList.toggle("is-locked", Boolean(locked));
+        if (locked) {
+          form.button.setAttribute("aria-disabled", "true");
+          form.button.setAttribute("aria-describedby", `${form.error.id} ${notes[0].id}`);
+        } else {
+          form.button.removeAttribute("aria-disabled");
+          form.button.setAttribute("aria-describedby", form.error.id);
+        }
+      }
+    },
     /** Disable or enable every control (e.g. while disconnected); forget pending actions. */
     setEnabled(enabled) {
       for (const form of forms) {
@@ -123,6 +147,16 @@ function drawingSection(forms) {
   grid.append(...forms.map((f) => f.element));
   section.append(heading, grid);
   return [section];
+}
+
+/** The line that says why the controls are off, first in `place` (hidden until needed). */
+function lockNote(place) {
+  const note = document.createElement("p");
+  note.className = "locked-note";
+  note.id = `locked-note-${place.id || "panel"}`;
+  note.hidden = true;
+  place.prepend(note);
+  return note;
 }
 
 function clearError(form) {

@@ -2,8 +2,11 @@
  * Boots a lab page: loads the lab's renderer module, opens the lab's websocket, builds the
  * control panel from the declaration, and passes every frame to the renderer, the controls
  * and the narrator. The page says where things are through data attributes on #lab.
+ * With `?room=` it joins that room (a class: classroom.js does the class's part).
  */
 
+import { createClassroom } from "./classroom.js";
+import { askName, readEntry } from "./classroom/entry.js";
 import { createControls } from "./controls.js";
 import { fmt, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
@@ -28,6 +31,14 @@ async function boot() {
   });
   const status = createStatus(document.getElementById("connection-status"));
   const { createRenderer } = await import(rendererUrl);
+  // the room, a display name and a host secret (taken out of the address bar at once)
+  const entry = readEntry();
+  const nameForm = document.getElementById("class-name-form");
+  let name = entry.name;
+  if (entry.room?.startsWith("c-") && !entry.secret && !name) {
+    stage.removeAttribute("aria-busy");
+    name = await askName(nameForm);
+  }
   let renderer = null;
   let controls = null;
   let timeline = null;
@@ -43,8 +54,19 @@ async function boot() {
     generalError.hidden = false;
   }
 
+  let classroom = null;
+  let lock = null; // why this viewer's controls are off (a class someone else drives)
+
+  function applyLock(reason) {
+    lock = reason;
+    controls?.setLocked(reason);
+    timeline?.setLocked(reason);
+  }
+
   const socket = new LabSocket(wsPath, {
     seed: Number.parseInt(seed, 10) || 0,
+    room: entry.room,
+    name: entry.secret ? "" : name,
     callbacks: {
       onStatus(state) {
         status.set(state);
@@ -62,6 +84,14 @@ async function boot() {
         renderer.mount(stage, hello, {
           metrics: metricsEl,
           send(action, args) {
+            if (lock) {
+              // a click on the drawing while someone else drives: say why, send nothing
+              const ref = socket.nextRef();
+              rendererRefs.add(ref);
+              const refusal = { type: "error", code: "not_your_turn", message: lock, ref };
+              queueMicrotask(() => socket.callbacks.onError(refusal));
+              return ref;
+            }
             const ref = socket.send(action, args);
             if (ref) rendererRefs.add(ref);
             return ref;
@@ -83,6 +113,9 @@ async function boot() {
         timeline?.update(hello.snapshot);
         unbindSpace = timeline?.bindSpace(stage) ?? (() => {});
         root.dataset.seq = String(hello.seq);
+        root.dataset.room = hello.room;
+        root.dataset.kind = hello.kind ?? "private";
+        classroom.hello(hello);
       },
       onFrame(frame) {
         if (!renderer) return;
@@ -98,6 +131,7 @@ async function boot() {
         root.dataset.seq = String(frame.seq);
       },
       onError(error) {
+        if (classroom.showError(error)) return;
         if (controls?.showError(error)) return;
         if (timeline?.showError(error)) return;
         if (rendererRefs.delete(error.ref) && rendererErrors.some((handler) => handler(error))) {
@@ -107,9 +141,24 @@ async function boot() {
       },
       onPresence(presence) {
         status.watching(presence.watching ?? 0);
+        classroom.presence(presence);
+      },
+      onClass(message) {
+        classroom.onMessage(message);
       },
     },
   });
+  classroom = createClassroom(
+    socket,
+    {
+      bar: document.getElementById("class-bar"),
+      question: document.getElementById("class-question"),
+      panel: document.getElementById("class-panel"),
+      start: document.getElementById("start-class"),
+      nameForm,
+    },
+    { slug: root.dataset.lab, onLock: applyLock, showGeneralError },
+  );
   socket.connect();
 }
 

@@ -1,6 +1,8 @@
 /**
  * The websocket client of docs/protocol.md: connect, resume by sequence number after a
  * drop (exponential backoff with jitter), drop stale frames, and hand messages to callbacks.
+ * It can join a given room (a class, with a display name), switch rooms (a private
+ * branch and back) and send the class messages (claim_host, control, ask, ...).
  */
 
 import { t } from "./i18n.js";
@@ -10,12 +12,18 @@ const BACKOFF_MAX_MS = 10000;
 
 /** A lab's websocket: `send(action, args)` out, `onHello`/`onFrame`/... callbacks in. */
 export class LabSocket {
-  /** `wsPath` like "/ws/labs/hash-placement/"; `seed` is used for a brand-new room. */
-  constructor(wsPath, { seed = 0, callbacks = {} } = {}) {
+  /**
+   * `wsPath` like "/ws/labs/hash-placement/"; `seed` is used for a brand-new room, `room`
+   * joins an existing one (a class), `name` is the display name a class shows.
+   */
+  constructor(wsPath, { seed = 0, room = null, name = "", callbacks = {} } = {}) {
     this.wsPath = wsPath;
     this.seed = seed;
     this.callbacks = callbacks;
-    this.room = null;
+    this.room = room;
+    this.name = name;
+    this.member = null; // our member id in the room (frames carry the actor's as `by`)
+    this.greeted = false; // whether this room said hello (so a resume can ask `since`)
     this.seq = 0;
     this.refCount = 0;
     this.attempt = 0;
@@ -31,25 +39,55 @@ export class LabSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("message", (event) => this.receive(event.data));
-    ws.addEventListener("close", () => this.closed(ws));
+    ws.addEventListener("close", (event) => this.closed(ws, event.code));
     ws.addEventListener("error", () => ws.close());
   }
 
-  /** The URL to open: a new room with our seed, or a resume after our last seq. */
+  /** The URL to open: a new room with our seed, a given room, or a resume after our seq. */
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const base = `${scheme}//${location.host}${this.wsPath}`;
+    const params = new URLSearchParams();
     if (this.room) {
-      const params = new URLSearchParams({ room: this.room, since: String(this.seq) });
-      return `${base}?${params}`;
+      params.set("room", this.room);
+      if (this.greeted) params.set("since", String(this.seq));
+    } else {
+      params.set("seed", String(this.seed));
     }
-    return `${base}?${new URLSearchParams({ seed: String(this.seed) })}`;
+    if (this.name) params.set("name", this.name);
+    return `${base}?${params}`;
+  }
+
+  /** Leave this room for another (a private branch, or back to the class): a fresh hello. */
+  switchRoom(room) {
+    clearTimeout(this.retryTimer);
+    const old = this.ws;
+    this.ws = null; // so its close does not schedule a reconnect
+    old?.close();
+    this.room = room;
+    this.seq = 0;
+    this.greeted = false;
+    this.member = null;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Whether a frame answers an action of ours: refs are per client, so check the actor. */
+  ours(frame) {
+    return Boolean(frame.ref) && this.member !== null && frame.by === this.member;
   }
 
   /** Send an action; returns the ref ("c1", "c2", ...) the server will echo. */
   send(action, args = {}) {
     const ref = this.nextRef();
     this.write({ type: "action", ref, action, args });
+    return ref;
+  }
+
+  /** Send a protocol message (`claim_host`, `control`, `ask`, ...); returns its ref. */
+  message(type, fields = {}) {
+    const ref = this.nextRef();
+    this.write({ ...fields, type, ref });
     return ref;
   }
 
@@ -96,10 +134,18 @@ export class LabSocket {
     if (handler) handler(this, message);
   }
 
-  closed(ws) {
+  closed(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
     if (this.stopped) return;
+    // 4400/4403/4404: the server refused us for good (a bad name, a full room, too many
+    // wrong secrets, no such lab); trying again would be refused again.
+    if (code >= 4400 && code < 4500) {
+      this.stopped = true;
+      this.status("refused");
+      this.emit("onRefused", { code });
+      return;
+    }
     this.status("reconnecting");
     const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempt);
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
@@ -125,12 +171,15 @@ export class LabSocket {
 function onHello(socket, message) {
   socket.room = message.room;
   socket.seq = message.seq ?? 0;
+  socket.member = message.member ?? null;
+  socket.greeted = true;
   socket.attempt = 0;
   socket.status("open");
   socket.emit("onHello", message);
 }
 
 function onResumed(socket, message) {
+  socket.member = message.member ?? socket.member;
   socket.attempt = 0;
   socket.status("open");
   socket.emit("onResumed", message);
@@ -143,8 +192,21 @@ function onFrame(socket, message) {
     return;
   }
   socket.seq = message.seq;
-  socket.emit("onFrame", message);
+  // Someone else's "c7" is not our "c7": only our own actions keep their ref.
+  socket.emit("onFrame", socket.ours(message) ? message : { ...message, ref: null });
 }
+
+/** Class messages go to `onClass` (classroom.js). */
+const CLASS_MESSAGES = [
+  "class_started",
+  "branched",
+  "role",
+  "control",
+  "question",
+  "answers",
+  "answered",
+  "roster",
+];
 
 const HANDLERS = {
   hello: onHello,
@@ -153,4 +215,7 @@ const HANDLERS = {
   error: (socket, message) => socket.emit("onError", message),
   presence: (socket, message) => socket.emit("onPresence", message),
   pong: (socket, message) => socket.emit("onPong", message),
+  ...Object.fromEntries(
+    CLASS_MESSAGES.map((type) => [type, (socket, message) => socket.emit("onClass", message)]),
+  ),
 };

@@ -6,6 +6,7 @@ const WORDS = {
   connecting: () => t("Connecting…"),
   open: () => t("Connected"),
   reconnecting: () => t("Connection lost, reconnecting…"),
+  refused: () => t("Disconnected"),
 };
 
 /** Drive the indicator element (it holds .status-text and .status-presence). */

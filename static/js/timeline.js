@@ -23,6 +23,7 @@ export function createTimeline(container, declaration, send) {
   const refs = new Map(); // ref → what it was for ("speed", "play", ...)
   let playback = null;
   let enabled = true;
+  let locked = null; // why the bar is off (a class someone else drives), or null
 
   // One button whose words say what it will do ("Play" or "Pause"): on a projector
   // the label must match the icon, so it changes with the state (no aria-pressed).
@@ -55,13 +56,19 @@ export function createTimeline(container, declaration, send) {
   error.className = "timeline-error";
   error.setAttribute("role", "alert");
   error.hidden = true;
+  const lockNote = document.createElement("p");
+  lockNote.className = "locked-note";
+  lockNote.id = "timeline-locked-note";
+  lockNote.hidden = true;
   const buttons = document.createElement("div");
   buttons.className = "timeline-buttons";
   buttons.append(...[playButton, stepButton].filter(Boolean));
-  container.replaceChildren(...[buttons, speed?.element, clock, state, error].filter(Boolean));
+  container.replaceChildren(
+    ...[buttons, speed?.element, clock, state, error, lockNote].filter(Boolean),
+  );
 
   function act(action, args, purpose = action) {
-    if (!enabled) return null;
+    if (!enabled || locked) return null;
     error.hidden = true;
     const ref = send(action, args);
     if (ref) refs.set(ref, purpose);
@@ -92,7 +99,7 @@ export function createTimeline(container, declaration, send) {
           playText.textContent = playing ? pauseLabel : playLabel;
         }
       }
-      if (stepButton) {
+      if (stepButton && !locked) {
         const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
         stepButton.setAttribute("aria-disabled", String(idle));
         stepButton.title = idle
@@ -121,6 +128,24 @@ export function createTimeline(container, declaration, send) {
       error.hidden = false;
       if (playback) this.update({ playback });
       return true;
+    },
+    /** Show the bar as off with the reason (a class someone else drives), or on with null. */
+    setLocked(reason) {
+      locked = reason || null;
+      lockNote.textContent = locked ?? "";
+      lockNote.hidden = !locked;
+      for (const el of [playButton, stepButton]) {
+        if (!el) continue;
+        if (locked) {
+          el.setAttribute("aria-disabled", "true");
+          el.setAttribute("aria-describedby", lockNote.id);
+        } else {
+          el.removeAttribute("aria-describedby");
+          if (el === playButton) el.removeAttribute("aria-disabled");
+        }
+      }
+      if (speed) speed.select.disabled = Boolean(locked) || !enabled;
+      if (!locked && playback) this.update({ playback });
     },
     /** Disable or enable the bar (e.g. while disconnected). */
     setEnabled(on) {

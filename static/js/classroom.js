@@ -1,0 +1,330 @@
+/**
+ * The class session on a lab page: starting one, the host's panel, a student's view
+ * (who drives, why their controls are off), "Predict, then run", and the private branch.
+ *
+ * lab-page.js owns the socket and the lab; this module is told about every hello, class
+ * message, presence and error, and says through `onLock(reason)` whether this viewer's
+ * controls are off (and why). Display names are only ever set as text.
+ */
+
+import { fmt, num, t, tn } from "./i18n.js";
+import { button, el } from "./classroom/dom.js";
+import {
+  askName,
+  forgetHostSecret,
+  forgetName,
+  hostSecret,
+  recall,
+  remember,
+  rememberHostSecret,
+} from "./classroom/entry.js";
+import { createHostPanel } from "./classroom/host.js";
+import { createQuestionCard } from "./classroom/question.js";
+
+const CLASS_KEY = "playground:class-of-tab";
+
+/**
+ * `socket`: the LabSocket; `parts`: {bar, question, panel, start, nameForm};
+ * `onLock(reason | null)`; `showGeneralError(error)` for refusals that belong nowhere.
+ */
+export function createClassroom(socket, parts, { slug, onLock, showGeneralError }) {
+  const refs = new Map(); // ref → what it was ("start", "branch", "claim")
+  let classRoom = recall(CLASS_KEY);
+  let branchRoom = null; // the private branch this page is exploring, if any
+  let kind = "private";
+  let role = "owner";
+  let me = null;
+  let info = null; // hello.class (code, control, question, watching, members)
+  let watching = 0;
+  let lock = null;
+
+  const questionCard = createQuestionCard(parts.question, send);
+  const hostPanel = createHostPanel(parts.panel, send);
+
+  parts.start.addEventListener("click", () => {
+    parts.start.disabled = true;
+    const ref = send("start_class");
+    if (ref) refs.set(ref, "start");
+    else parts.start.disabled = false;
+  });
+
+  function send(type, fields = {}) {
+    return socket.message(type, fields);
+  }
+
+  function setLock(reason) {
+    lock = reason;
+    onLock(reason);
+  }
+
+  const inBranch = () =>
+    kind === "private" && Boolean(classRoom) && branchRoom !== null && socket.room === branchRoom;
+  const isHost = () => role === "host";
+  const claiming = () => kind === "class" && role === "student" && Boolean(hostSecret(socket.room));
+
+  // -- what the viewer sees ---------------------------------------------------------------
+
+  function drivingWords() {
+    const control = info?.control ?? { mode: "host" };
+    if (isHost()) {
+      if (control.mode === "everyone") return t("Everyone drives: students' controls work too.");
+      if (control.mode === "student") {
+        return fmt(t("%(name)s drives; you can act too."), { name: control.driver_name ?? "?" });
+      }
+      return t("You drive; the students watch.");
+    }
+    if (control.mode === "everyone") return t("Everyone drives: your controls work.");
+    if (control.mode === "student") {
+      if (control.driver === me) return t("You are driving the class: everyone sees what you do.");
+      return fmt(t("Watching %(name)s drive"), { name: control.driver_name ?? "?" });
+    }
+    return t("Watching the host drive");
+  }
+
+  function lockReason() {
+    if (kind !== "class" || isHost()) return null;
+    if (claiming()) return t("Checking your host link…");
+    const control = info?.control ?? { mode: "host" };
+    if (control.mode === "everyone") return null;
+    if (control.mode === "student" && control.driver === me) return null;
+    const who =
+      control.mode === "student"
+        ? fmt(t("%(name)s is driving the class"), { name: control.driver_name ?? "?" })
+        : t("The host is driving the class");
+    return fmt(t("%(who)s, so your controls are off. Choose “Explore on my own” to try things yourself."), {
+      who,
+    });
+  }
+
+  function watchingWords() {
+    return fmt(tn("%(n)s watching", "%(n)s watching", watching), { n: num(watching) });
+  }
+
+  function joinUrl() {
+    return new URL(info?.join_path ?? "/join/", location.origin).href;
+  }
+
+  function hostUrl() {
+    const secret = hostSecret(socket.room) ?? "";
+    const url = new URL(`/labs/${slug}/`, location.origin);
+    url.searchParams.set("room", socket.room);
+    return `${url.href}#host=${encodeURIComponent(secret)}`;
+  }
+
+  function branchButton() {
+    const go = button(t("Explore on my own"), "button button-quiet branch-button");
+    go.title = t("A private copy of this moment: try anything, nobody else is affected.");
+    go.addEventListener("click", () => {
+      go.disabled = true;
+      const ref = send("branch");
+      if (ref) refs.set(ref, "branch");
+      else go.disabled = false;
+    });
+    return go;
+  }
+
+  function renderBar() {
+    const bar = parts.bar;
+    parts.start.hidden = kind === "class" || inBranch();
+    parts.start.disabled = false;
+    if (inBranch()) {
+      const back = button(t("Back to the class"), "button back-button");
+      back.addEventListener("click", () => backToClass());
+      bar.dataset.view = "branch";
+      bar.replaceChildren(
+        el(
+          "div",
+          { className: "class-bar-main" },
+          el("p", {
+            className: "branch-banner",
+            text: t("You are exploring alone — the class continues without you."),
+          }),
+        ),
+        el("div", { className: "class-bar-actions" }, back),
+      );
+      bar.hidden = false;
+      return;
+    }
+    if (kind !== "class") {
+      bar.hidden = true;
+      bar.replaceChildren();
+      return;
+    }
+    bar.hidden = false;
+    bar.dataset.view = isHost() ? "host" : "student";
+    const presence = el("p", { className: "class-watching", text: watchingWords() });
+    const driving = el("p", { className: "class-driving", text: drivingWords() });
+    if (isHost()) {
+      const code = info?.code ?? "";
+      const qr = el("img", {
+        className: "class-qr",
+        attrs: {
+          src: `/join/${encodeURIComponent(code)}/qr.svg`,
+          alt: fmt(t("QR code of the join link %(url)s"), { url: joinUrl() }),
+          width: 132,
+          height: 132,
+        },
+      });
+      const where = new URL("/join/", location.origin).href;
+      bar.replaceChildren(
+        el(
+          "div",
+          { className: "class-join" },
+          qr,
+          el(
+            "div",
+            { className: "class-join-text" },
+            el("p", { className: "class-join-where", text: fmt(t("Join at %(url)s with the code"), { url: where }) }),
+            el("p", { className: "class-code", text: code }),
+          ),
+        ),
+        el("div", { className: "class-bar-main" }, driving, presence),
+        el("div", { className: "class-bar-actions" }, branchButton()),
+      );
+      return;
+    }
+    const you = el("p", { className: "class-you" });
+    you.textContent = fmt(t("Class %(code)s · you are %(name)s"), {
+      code: info?.code ?? "",
+      name: socket.name || "?",
+    });
+    bar.replaceChildren(
+      el("div", { className: "class-bar-main" }, driving, you, presence),
+      el("div", { className: "class-bar-actions" }, branchButton()),
+    );
+  }
+
+  function render() {
+    renderBar();
+    parts.panel.hidden = !(kind === "class" && isHost());
+    if (kind === "class" && isHost()) {
+      hostPanel.setClass(info ?? {}, { joinUrl: joinUrl(), hostUrl: hostUrl() });
+    }
+    if (kind === "class" && info?.question && !claiming()) {
+      questionCard.set(info.question, { as: isHost() ? "host" : "student", inRoom: socket.room });
+    } else {
+      questionCard.hide();
+    }
+    setLock(lockReason());
+  }
+
+  function backToClass() {
+    if (!classRoom) return;
+    socket.switchRoom(classRoom);
+  }
+
+  // -- messages ------------------------------------------------------------------------------
+
+  function hello(message) {
+    kind = message.kind ?? "private";
+    role = message.role ?? "owner";
+    me = message.member ?? null;
+    info = message.class ?? null;
+    watching = info?.watching ?? 0;
+    if (kind === "class") {
+      classRoom = message.room;
+      branchRoom = null;
+      remember(CLASS_KEY, classRoom);
+      const secret = hostSecret(message.room);
+      if (secret && role !== "host") {
+        const ref = send("claim_host", { secret });
+        if (ref) refs.set(ref, "claim");
+      }
+    } else if (message.room !== branchRoom) {
+      // not our branch (the class we asked for is gone): a fresh lab of our own
+      branchRoom = null;
+    }
+    render();
+  }
+
+  function onMessage(message) {
+    switch (message.type) {
+      case "class_started":
+        rememberHostSecret(message.room, message.secret);
+        location.assign(message.host_path);
+        return;
+      case "branched":
+        classRoom = message.parent;
+        branchRoom = message.room;
+        remember(CLASS_KEY, classRoom);
+        socket.switchRoom(message.room);
+        return;
+      case "role":
+        role = message.role;
+        info = message.class ?? info;
+        watching = info?.watching ?? watching;
+        render();
+        return;
+      case "control":
+        if (!info) return;
+        info.control = message;
+        hostPanel.setControl(message);
+        renderBar();
+        setLock(lockReason());
+        return;
+      case "question":
+        if (!info) return;
+        if (isHost() && message.number !== info.question?.number) hostPanel.asked();
+        info.question = message;
+        questionCard.set(message, { as: isHost() ? "host" : "student", inRoom: socket.room });
+        return;
+      case "answers":
+        questionCard.answers(message);
+        return;
+      case "answered":
+        questionCard.answered(message);
+        return;
+      case "roster":
+        watching = message.watching ?? watching;
+        if (info) info.members = message.members;
+        hostPanel.setMembers(message.members ?? []);
+        refreshWatching();
+        return;
+      default:
+    }
+  }
+
+  function refreshWatching() {
+    const line = parts.bar.querySelector(".class-watching");
+    if (line) line.textContent = watchingWords();
+  }
+
+  return {
+    hello,
+    onMessage,
+    presence(message) {
+      watching = message.watching ?? 0;
+      if (info) info.watching = watching;
+      refreshWatching();
+    },
+    /** The lock in force now (controls rebuilt on a hello take it again). */
+    lock: () => lock,
+    /** Handle an error of ours; false when it belongs to someone else. */
+    showError(error) {
+      if (error.code === "bad_name") {
+        forgetName();
+        askName(parts.nameForm, error.message).then((name) => {
+          socket.name = name;
+          socket.connect();
+        });
+        return true;
+      }
+      const what = refs.get(error.ref);
+      if (what) refs.delete(error.ref);
+      if (what === "claim") {
+        forgetHostSecret(socket.room);
+        showGeneralError({
+          message: t("this host link does not belong to this class; you are watching as a student"),
+        });
+        render();
+        return true;
+      }
+      if (what === "start" || what === "branch") {
+        render();
+        showGeneralError(error);
+        return true;
+      }
+      return questionCard.showError(error) || hostPanel.showError(error);
+    },
+  };
+}
