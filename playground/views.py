@@ -146,7 +146,7 @@ def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
                 "No class has the code %(code)s, or that class has ended. "
                 "Check the code on the board and try again."
             )
-            % {"code": code.strip()[:20]}
+            % {"code": _normalise(code)[:20]}
         )
         return _join_form(request, code=code, name=name, code_error=message, status=404)
     query = {"room": record.id}

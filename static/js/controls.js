@@ -108,7 +108,8 @@ export function createControls(container, declaration, send, { quick = null } = 
         form.element.classList.toggle("is-locked", Boolean(locked));
         if (locked) {
           form.button.setAttribute("aria-disabled", "true");
-          form.button.setAttribute("aria-describedby", `${form.error.id} ${notes[0].id}`);
+          const note = inQuick(form) ? notes[notes.length - 1] : notes[0];
+          form.button.setAttribute("aria-describedby", `${form.error.id} ${note.id}`);
         } else {
           form.button.removeAttribute("aria-disabled");
           form.button.setAttribute("aria-describedby", form.error.id);

@@ -188,24 +188,38 @@ export function createQuestionCard(container, send) {
     const lo = values[0];
     const hi = values[values.length - 1];
     const median = values[Math.floor((values.length - 1) / 2)];
-    const width = 600;
-    const r = 7;
+    // drawn at the card's own width, so its text keeps its size on a phone
+    const width = Math.max(280, Math.min(720, Math.round(body.clientWidth || 600)));
+    const r = 9;
     const span = hi - lo || 1;
-    const x = (v) => 24 + ((v - lo) / span) * (width - 48);
+    const x = (v) => (hi === lo ? width / 2 : 30 + ((v - lo) / span) * (width - 60));
     const tallest = Math.max(...rows.map((row) => row.count));
-    const height = Math.min(260, 40 + tallest * (2 * r + 2));
+    const top = 30; // room for the median's label
+    const height = Math.min(300, top + 34 + tallest * (2 * r + 2));
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("role", "img");
-    const summary = fmt(
-      t("%(n)s answers from %(lo)s to %(hi)s; the middle one is %(median)s."),
-      { n: num(values.length), lo: label(lo), hi: label(hi), median: label(median) },
-    );
+    const summary = fmt(t("%(n)s answers from %(lo)s to %(hi)s; the middle one is %(median)s."), {
+      n: num(values.length),
+      lo: label(lo),
+      hi: label(hi),
+      median: label(median),
+    });
     svg.setAttribute("aria-label", summary);
-    const axisY = height - 26;
-    svg.append(svgEl("line", { x1: 16, x2: width - 16, y1: axisY, y2: axisY, class: "dot-axis" }));
+    const axisY = height - 30;
+    svg.append(svgEl("line", { x1: 12, x2: width - 12, y1: axisY, y2: axisY, class: "dot-axis" }));
+    const mid = x(median);
+    svg.append(svgEl("line", { x1: mid, x2: mid, y1: top - 6, y2: axisY, class: "dot-median" }));
+    const midLabel = svgEl("text", {
+      x: mid,
+      y: top - 12,
+      class: "dot-tick is-median",
+      "text-anchor": anchor(mid, width),
+    });
+    midLabel.textContent = fmt(t("middle %(v)s"), { v: label(median) });
+    svg.append(midLabel);
     for (const row of rows) {
-      const step = Math.min(2 * r + 2, (axisY - 8) / Math.max(1, row.count));
+      const step = Math.min(2 * r + 2, (axisY - top - r) / Math.max(1, row.count));
       for (let i = 0; i < row.count; i += 1) {
         const dot = svgEl("circle", {
           cx: x(row.value),
@@ -216,18 +230,24 @@ export function createQuestionCard(container, send) {
         svg.append(dot);
       }
     }
-    const ticks = [...new Set([lo, median, hi])];
-    for (const value of ticks) {
+    for (const value of hi === lo ? [lo] : [lo, hi]) {
       const tick = svgEl("text", {
         x: x(value),
-        y: height - 6,
-        class: value === median ? "dot-tick is-median" : "dot-tick",
-        "text-anchor": value === lo && ticks.length > 1 ? "start" : value === hi && ticks.length > 1 ? "end" : "middle",
+        y: height - 8,
+        class: "dot-tick",
+        "text-anchor": hi === lo ? "middle" : value === lo ? "start" : "end",
       });
-      tick.textContent = value === median ? fmt(t("middle %(v)s"), { v: label(value) }) : label(value);
+      tick.textContent = label(value);
       svg.append(tick);
     }
-    figure.append(svg, el("figcaption", { className: "help", text: summary }));
+    const caption = el("figcaption", { className: "help", text: summary });
+    if (mine !== null && role !== "host") {
+      caption.append(
+        " ",
+        fmt(t("Yours is %(v)s (the dot outlined in black)."), { v: label(mine) }),
+      );
+    }
+    figure.append(svg, caption);
     return figure;
   }
 
@@ -270,6 +290,13 @@ export function createQuestionCard(container, send) {
       render();
     },
   };
+}
+
+/** Where a label at `x` hangs so that it stays inside a drawing `width` wide. */
+function anchor(x, width) {
+  if (x < width * 0.2) return "start";
+  if (x > width * 0.8) return "end";
+  return "middle";
 }
 
 function svgEl(tag, attrs) {
