@@ -6,6 +6,7 @@
  */
 
 import { t } from "./i18n.js";
+import { applyPatch } from "./patch.js";
 
 const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 10000;
@@ -24,6 +25,7 @@ export class LabSocket {
     this.name = name;
     this.member = null; // our member id in the room (frames carry the actor's as `by`)
     this.greeted = false; // whether this room said hello (so a resume can ask `since`)
+    this.snapshot = null; // the last snapshot, which a frame's `patch` changes
     this.seq = 0;
     this.refCount = 0;
     this.attempt = 0;
@@ -68,6 +70,7 @@ export class LabSocket {
     this.seq = 0;
     this.greeted = false;
     this.member = null;
+    this.snapshot = null;
     this.attempt = 0;
     this.connect();
   }
@@ -172,6 +175,7 @@ function onHello(socket, message) {
   socket.room = message.room;
   socket.seq = message.seq ?? 0;
   socket.member = message.member ?? null;
+  socket.snapshot = message.snapshot ?? null;
   socket.greeted = true;
   socket.attempt = 0;
   socket.status("open");
@@ -191,6 +195,16 @@ function onFrame(socket, message) {
     socket.resync();
     return;
   }
+  if (message.patch) {
+    // the change since the frame before (playground/delta.py): rebuild the snapshot
+    if (socket.snapshot === null) {
+      socket.resync();
+      return;
+    }
+    message.snapshot = applyPatch(socket.snapshot, message.patch);
+    delete message.patch;
+  }
+  socket.snapshot = message.snapshot ?? socket.snapshot;
   socket.seq = message.seq;
   // Someone else's "c7" is not our "c7": only our own actions keep their ref.
   socket.emit("onFrame", socket.ours(message) ? message : { ...message, ref: null });
