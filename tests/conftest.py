@@ -1,1 +1,23 @@
 """Shared test setup."""
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix, tmp_path_factory
+):
+    """Test SQLite in a file, not Django's shared-cache memory database.
+
+    Rooms write from worker threads. In shared-cache memory, two threads that write
+    at once fail at once ("database table is locked": SQLite's busy timeout does not
+    cover shared-cache table locks), where the real file database waits its turn. A
+    file per session, under pytest's temporary directory, also keeps sessions that
+    run side by side apart.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        path = tmp_path_factory.mktemp("db") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(path)
