@@ -1,18 +1,25 @@
-"""A live daphne in a subprocess and headless Chromium's settings.
+"""Live daphne processes, a throwaway PostgreSQL database, headless Chromium's settings.
 
-Shared by the browser tests and the browser benchmark: both need the real server (the
-websocket included) on a free loopback port, with its own SQLite file.
+Shared by the browser tests, the durability and multi-process tests, and the browser
+benchmark: they need the real server (the websocket included) on a free loopback port,
+with its own SQLite file, or with the PostgreSQL and Redis a deployment uses.
 """
 
+import asyncio
+import json
 import os
+import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -25,6 +32,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# The machine's PostgreSQL (trust authentication); a test session makes its own
+# database there and drops it at the end.
+POSTGRES_ADMIN_URL = os.environ.get(
+    "PLAYGROUND_TEST_POSTGRES", "postgresql://127.0.0.1:5432/test"
+)
 
 
 def chromium_path() -> str | None:
@@ -42,21 +54,141 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@contextmanager
-def live_daphne(var_dir: Path) -> Iterator[str]:
-    """Migrate a fresh SQLite in `var_dir`, serve under daphne, yield the base URL."""
+def reachable(host: str, port: int, seconds: float = 1.0) -> bool:
+    """Whether something accepts TCP connections at host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=seconds):
+            return True
+    except OSError:
+        return False
+
+
+def server_env(var_dir: Path, **extra: str | None) -> dict:
+    """The environment of a server on `var_dir`: SQLite and no Redis unless `extra`
+    sets DATABASE_URL or REDIS_URL (a value of None removes a variable)."""
     env = {**os.environ, "PLAYGROUND_VAR_DIR": str(var_dir), "DEBUG": "true"}
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    subprocess.run(
+    for name, value in extra.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = str(value)
+    return env
+
+
+def migrate(env: dict) -> None:
+    """Create or update the tables of the database `env` points at."""
+    done = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT,
         env=env,
-        check=True,
         capture_output=True,
+        text=True,
     )
-    port = free_port()
-    with open(Path(var_dir) / "daphne.log", "wb") as log:
+    if done.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{done.stdout}\n{done.stderr}")
+
+
+@dataclass
+class Daphne:
+    """One running daphne process."""
+
+    process: subprocess.Popen
+    port: int
+    log_path: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def origin(self) -> str:
+        """The Origin header a browser on this server's pages would send."""
+        return self.url
+
+    def ws_url(self, slug: str, **query) -> str:
+        """The websocket address of a lab with a query (None values left out)."""
+        pairs = {k: v for k, v in query.items() if v is not None}
+        tail = f"?{urlencode(pairs)}" if pairs else ""
+        return f"ws://127.0.0.1:{self.port}/ws/labs/{slug}/{tail}"
+
+    def kill(self) -> None:
+        """kill -9: no clean-up of any kind, as when a machine loses the process."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self, seconds: float = 10) -> None:
+        stop_process(self.process, seconds)
+
+    def log(self) -> str:
+        """What the process wrote so far (for assertion messages)."""
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+class LiveSocket:
+    """A websocket client of a live server that keeps every frame it received.
+
+    The frames received are what the server acknowledged: each was sent only after
+    its action was stored.
+    """
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.frames: list[dict] = []
+        self.inbox: list[dict] = []
+
+    @classmethod
+    async def open(cls, server: Daphne, slug: str, **query) -> "LiveSocket":
+        from websockets.asyncio.client import connect
+
+        ws = await connect(
+            server.ws_url(slug, **query),
+            additional_headers={"Origin": server.origin},
+            open_timeout=10,
+            max_size=2**24,
+        )
+        return cls(ws)
+
+    async def send(self, **message) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def next(self, kind: str, where=lambda m: True, timeout: float = 10) -> dict:
+        """The next message of `kind` (matching `where`), keeping the ones before."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = json.loads(await self.ws.recv())
+                self.inbox.append(message)
+                if message["type"] == "frame":
+                    self.frames.append(message)
+                if message["type"] == kind and where(message):
+                    return message
+
+    @property
+    def acked(self) -> int:
+        """The last sequence number this socket received a frame for."""
+        return self.frames[-1]["seq"] if self.frames else 0
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def start_daphne(
+    var_dir: Path, env: dict | None = None, port: int | None = None, name: str = ""
+) -> Daphne:
+    """Start daphne (already migrated) with `env`; return once it listens."""
+    env = env if env is not None else server_env(var_dir)
+    port = port or free_port()
+    log_path = Path(var_dir) / f"daphne{'-' + name if name else ''}-{port}.log"
+    with open(log_path, "ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
             + ["playground.asgi:application"],
@@ -67,13 +199,49 @@ def live_daphne(var_dir: Path) -> Iterator[str]:
         )
     try:
         _wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
+    except BaseException:
         stop_process(process)
+        raise
+    return Daphne(process, port, log_path)
+
+
+@contextmanager
+def live_daphne(var_dir: Path) -> Iterator[str]:
+    """Migrate a fresh SQLite in `var_dir`, serve under daphne, yield the base URL."""
+    env = server_env(var_dir)
+    migrate(env)
+    server = start_daphne(var_dir, env)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@contextmanager
+def throwaway_postgres(admin_url: str = POSTGRES_ADMIN_URL) -> Iterator[str]:
+    """A new, empty PostgreSQL database; yields its URL and drops it afterwards.
+
+    `admin_url` names an existing database to connect to while creating and dropping
+    (a database cannot drop itself). Raises OSError-like psycopg errors when the server
+    cannot be reached: callers decide whether that skips or fails.
+    """
+    import psycopg
+
+    name = f"playground_{secrets.token_hex(6)}"
+    with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = admin_url.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def stop_process(process: subprocess.Popen, seconds: float = 10) -> None:
     """Terminate a server process; kill it if it has not exited after `seconds`."""
+    if process.poll() is not None:
+        return
     process.terminate()
     try:
         process.wait(timeout=seconds)
@@ -91,5 +259,5 @@ def _wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) ->
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.05)
     raise RuntimeError(f"daphne did not listen on {port} within {seconds} s")
