@@ -592,7 +592,17 @@ class Room:
         if question is None or question.number != message["number"]:
             return
         question.answered = max(question.answered, message["answered"])
-        await self.broadcast(encode({"type": "answers", **message}), hosts_only=True)
+        # Only the two fields: a message from another process also carries the
+        # layer's "type" and "origin", which must not reach the hosts. The count is
+        # the highest seen, so counts crossing between processes never go back.
+        text = encode(
+            {
+                "type": "answers",
+                "number": question.number,
+                "answered": question.answered,
+            }
+        )
+        await self.broadcast(text, hosts_only=True)
 
     async def reveal(self, number: int) -> None:
         question = self.question
