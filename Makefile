@@ -25,6 +25,7 @@ browser:
 
 test: install browser
 	bash .ci/ensure-redis
+	bash .ci/ensure-postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest

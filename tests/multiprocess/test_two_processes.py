@@ -1,0 +1,256 @@
+"""One room served by two daphne processes: one log, one clock, no lost frames.
+
+Each process holds a replica of the room's lab; PostgreSQL numbers the log (the room's
+row is locked while an entry is appended) and Redis carries new entries between the
+processes and holds the clock lease. These tests act on both processes at once, read
+the stored log back, and kill -9 the process that ticks a clocked room's clock.
+"""
+
+import asyncio
+import contextlib
+import time
+
+from websockets.exceptions import ConnectionClosed
+
+from playground.liveserver import LiveSocket
+from simulators.labs import LABS
+
+HASH = "hash-placement"
+QUORUM = "quorum"
+
+
+def replay_digests(slug: str, seed: int, rows: list[tuple]) -> dict[int, str]:
+    """The digest after each stored entry, from a fresh lab in this process."""
+    lab = LABS[slug](seed=seed)
+    digests = {}
+    for seq, name, args in rows:
+        lab.apply(name, args)
+        digests[seq] = lab.digest()
+    return digests
+
+
+def assert_one_sequence(frames: list[dict], first: int, last: int) -> None:
+    seqs = [f["seq"] for f in frames]
+    assert seqs == list(range(first, last + 1)), f"gap or duplicate: {seqs}"
+
+
+async def listen(socket: LiveSocket, seconds: float) -> None:
+    """Receive whatever comes for `seconds`."""
+    with contextlib.suppress(TimeoutError):
+        await socket.next("never", timeout=seconds)
+
+
+async def frames_until(socket: LiveSocket, seq: int, timeout: float = 20) -> None:
+    if socket.acked < seq:
+        await socket.next("frame", lambda f: f["seq"] >= seq, timeout=timeout)
+
+
+async def test_members_on_two_processes_see_one_sequence(pair, log_rows):
+    a, b = pair
+    a1 = await LiveSocket.open(a, HASH, seed=2)
+    hello = await a1.next("hello")
+    room = hello["room"]
+    b1 = await LiveSocket.open(b, HASH, room=room)
+    a2 = await LiveSocket.open(a, HASH, room=room)
+    b2 = await LiveSocket.open(b, HASH, room=room)
+    sockets = (a1, a2, b1, b2)
+    members = {}
+    for socket in sockets[1:]:
+        members[socket] = (await socket.next("hello"))["member"]
+    members[a1] = hello["member"]
+
+    each = 25  # within the burst of 40: no message is rate-limited
+
+    async def act(socket, tag):
+        for i in range(each):
+            if tag == "a":
+                args = {"vnodes": 1 + (i * 11) % 256}
+                await socket.send(
+                    type="action", ref=f"a{i}", action="set_vnodes", args=args
+                )
+            else:
+                args = {"key": f"b{i}", "share_percent": 10 + i}
+                await socket.send(
+                    type="action", ref=f"b{i}", action="mark_hot", args=args
+                )
+            await asyncio.sleep(0.005)
+
+    await asyncio.gather(act(a1, "a"), act(b1, "b"))
+    total = 2 * each
+    await asyncio.gather(*(frames_until(s, total) for s in sockets))
+
+    rows = log_rows(room)
+    assert [row[0] for row in rows] == list(range(1, total + 1))
+    expected = replay_digests(HASH, 2, rows)
+    for socket in sockets:
+        assert_one_sequence(socket.frames, 1, total)
+        for frame in socket.frames:
+            assert frame["digest"] == expected[frame["seq"]], frame["seq"]
+            assert frame["action"]["name"] == rows[frame["seq"] - 1][1]
+    # both sides acted, and each actor's actions are logged in the order it sent them
+    sent = {
+        members[a1]: [{"vnodes": 1 + (i * 11) % 256} for i in range(each)],
+        members[b1]: [{"key": f"b{i}", "share_percent": 10 + i} for i in range(each)],
+    }
+    for socket in sockets:
+        for actor, args in sent.items():
+            assert [
+                f["action"]["args"] for f in socket.frames if f["by"] == actor
+            ] == args
+    # an actor's own frames carry its refs (other processes may send ref null)
+    for actor, tag in ((a1, "a"), (b1, "b")):
+        refs = [f["ref"] for f in actor.frames if f["by"] == members[actor]]
+        assert refs == [f"{tag}{i}" for i in range(each)]
+    for socket in sockets:
+        await socket.close()
+
+
+def advances(socket: LiveSocket, after: int = 0) -> list[dict]:
+    return [
+        f
+        for f in socket.frames
+        if f["action"]["name"] == "advance" and f["seq"] > after
+    ]
+
+
+async def test_one_process_ticks_and_the_other_takes_over_when_it_dies(
+    pair, log_rows, lease_holder
+):
+    a, b = pair
+    a1 = await LiveSocket.open(a, QUORUM, seed=6)
+    room = (await a1.next("hello"))["room"]
+    b1 = await LiveSocket.open(b, QUORUM, room=room)
+    await b1.next("hello")
+    # 1/100 of real speed: one write keeps the clock busy for 40 real seconds
+    await a1.send(type="action", action="set_speed", args={"speed": 10})
+    await a1.send(
+        type="action", action="write", args={"w": "default", "coordinator": "auto"}
+    )
+    await a1.send(type="action", action="play", args={})
+    await a1.next("frame", lambda f: f["action"]["name"] == "play")
+
+    # two seconds of ticking, watched from both processes
+    started = time.monotonic()
+    await asyncio.gather(listen(a1, 2.0), listen(b1, 2.0))
+    watched = time.monotonic() - started
+    seq = max(a1.acked, b1.acked)
+    await asyncio.gather(frames_until(a1, seq), frames_until(b1, seq))
+    ticks_a = advances(a1)
+    ticks_b = advances(b1)
+    assert ticks_a, "nobody ticked the clock"
+    assert [f["seq"] for f in ticks_a] == [f["seq"] for f in ticks_b[: len(ticks_a)]]
+    for socket in (a1, b1):
+        seqs = [f["seq"] for f in socket.frames]
+        assert seqs == sorted(set(seqs)) == list(range(1, seqs[-1] + 1))
+    # one clock: about ten ticks a second, not twenty
+    assert len(ticks_a) <= 13 * watched + 2, (len(ticks_a), watched)
+
+    holder_pid = lease_holder(room)
+    holder = next((s for s in (a, b) if s.pid == holder_pid), None)
+    assert holder is not None, f"the lease is held by {holder_pid}, not a or b"
+    survivor = b if holder is a else a
+    lost, kept = (a1, b1) if holder is a else (b1, a1)
+
+    holder.kill()
+    killed_at = time.monotonic()
+    before = kept.acked
+    await kept.next(
+        "frame", lambda f: f["action"]["name"] == "advance" and f["seq"] > before
+    )
+    took_over = time.monotonic() - killed_at
+    assert took_over < 5, f"the survivor took {took_over:.1f} s to tick"
+    assert lease_holder(room) == survivor.pid
+    # ... and keeps ticking
+    await listen(kept, 1.0)
+    assert len(advances(kept, after=before)) >= 5
+
+    # the killed process's member reads what reached it, reconnects to the survivor
+    # and resumes after the last frame it got
+    with contextlib.suppress(ConnectionClosed):
+        await lost.next("never", timeout=5)
+    since = lost.acked
+    back = await LiveSocket.open(survivor, QUORUM, room=room, since=since)
+    resumed = await back.next("resumed", timeout=10)
+    assert resumed["since"] == since
+    await kept.send(type="action", ref="stop", action="pause", args={})
+    paused = await kept.next("frame", lambda f: f["action"]["name"] == "pause")
+    await frames_until(back, paused["seq"])
+    assert_one_sequence(lost.frames + back.frames, 1, paused["seq"])
+    assert_one_sequence(kept.frames, 1, paused["seq"])
+    assert back.frames[-1]["digest"] == paused["digest"]
+
+    # the stored log replays to every frame either member saw
+    rows = log_rows(room)
+    assert [row[0] for row in rows] == list(range(1, paused["seq"] + 1))
+    expected = replay_digests(QUORUM, 6, rows)
+    for frame in kept.frames + lost.frames + back.frames:
+        assert frame["digest"] == expected[frame["seq"]], frame["seq"]
+    for socket in (kept, back):
+        await socket.close()
+
+
+async def test_a_class_spread_over_two_processes_behaves_as_one(pair):
+    a, b = pair
+    owner = await LiveSocket.open(a, HASH)
+    await owner.next("hello")
+    await owner.send(type="start_class")
+    started = await owner.next("class_started")
+    room = started["room"]
+    host = await LiveSocket.open(a, HASH, room=room, name="Teacher")
+    await host.next("hello")
+    await host.send(type="claim_host", secret=started["secret"])
+    await host.next("role")
+    ana = await LiveSocket.open(b, HASH, room=room, name="Ana")
+    ana_id = (await ana.next("hello"))["member"]
+    # the host on a sees the student on b
+    await host.next(
+        "roster", lambda m: "Ana" in [p["name"] for p in m["members"]], timeout=5
+    )
+
+    # a student on b drives, chosen by the host on a
+    await host.send(type="control", mode="student", driver=ana_id)
+    control = await ana.next("control")
+    assert control["driver"] == ana_id and control["driver_name"] == "Ana"
+    await ana.send(type="action", ref="mine", action="add_shard", args={})
+    mine = await ana.next("frame")
+    assert mine["by"] == ana_id and mine["ref"] == "mine"
+    seen = await host.next("frame")
+    assert seen["seq"] == mine["seq"] and seen["digest"] == mine["digest"]
+
+    # a question asked on a, answered on b, counted on a, revealed on b
+    await host.send(type="ask", text="Which shard?", choices=["A", "B", "E"])
+    number = (await ana.next("question"))["number"]
+    await ana.send(type="answer", question=number, value=2)
+    await ana.next("answered")
+    counted = await host.next("answers")
+    assert counted == {"type": "answers", "number": number, "answered": 1}
+    await host.send(type="reveal", question=number)
+    shown = await ana.next("question", lambda m: m["revealed"])
+    assert shown["distribution"][2] == {"value": 2, "count": 1}
+
+    # two hosts, one per process, change the mode at once: all end on one version
+    second = await LiveSocket.open(b, HASH, room=room, name="Second")
+    await second.next("hello")
+    await second.send(type="claim_host", secret=started["secret"])
+    await second.next("role")
+    for _ in range(3):
+        await asyncio.gather(
+            host.send(type="control", mode="everyone"),
+            second.send(type="control", mode="host"),
+        )
+    people = (host, second, ana)
+    await asyncio.gather(*(listen(socket, 1.0) for socket in people))
+    finals = []
+    for socket in people:
+        versions = [m["version"] for m in socket.inbox if m["type"] == "control"]
+        assert versions == sorted(set(versions)), versions
+        finals.append([m for m in socket.inbox if m["type"] == "control"][-1])
+    assert finals[0] == finals[1] == finals[2]
+    assert finals[0]["version"] == 7
+    late = await LiveSocket.open(a, HASH, room=room, name="Late")
+    hello = await late.next("hello")
+    assert hello["class"]["control"] == {
+        k: v for k, v in finals[0].items() if k != "type"
+    }
+    for socket in (owner, host, ana, second, late):
+        await socket.close()
