@@ -37,6 +37,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   let info = null; // hello.class (code, control, question, watching, members)
   let watching = 0;
   let lock = null;
+  let compact = false; // the host folded the code away (everyone has joined)
 
   const questionCard = createQuestionCard(parts.question, send);
   const hostPanel = createHostPanel(parts.panel, send);
@@ -152,6 +153,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     }
     bar.hidden = false;
     bar.dataset.view = isHost() ? "host" : "student";
+    delete bar.dataset.compact;
     const presence = el("p", { className: "class-watching", text: watchingWords() });
     const driving = el("p", { className: "class-driving", text: drivingWords() });
     if (isHost()) {
@@ -166,6 +168,20 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         },
       });
       const where = new URL("/join/", location.origin).href;
+      const fold = button(compact ? t("Show the code") : t("Hide the code"), "button button-quiet");
+      fold.setAttribute("aria-expanded", String(!compact));
+      fold.addEventListener("click", () => {
+        compact = !compact;
+        renderBar();
+        parts.bar.querySelector(".fold-code")?.focus();
+      });
+      fold.classList.add("fold-code");
+      const toPanel = el("a", {
+        className: "jump-link",
+        text: t("Class controls"),
+        attrs: { href: "#class-panel" },
+      });
+      bar.dataset.compact = String(compact);
       bar.replaceChildren(
         el(
           "div",
@@ -179,7 +195,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
           ),
         ),
         el("div", { className: "class-bar-main" }, driving, presence),
-        el("div", { className: "class-bar-actions" }, branchButton()),
+        el("div", { className: "class-bar-actions" }, branchButton(), fold, toPanel),
       );
       return;
     }

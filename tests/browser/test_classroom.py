@@ -114,6 +114,12 @@ def test_the_host_link_leaves_the_address_bar_at_once(lesson):
     qr = host.locator("img.class-qr")
     expect(qr).to_have_attribute("src", f"/join/{lesson.code}/qr.svg")
     assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    # once everyone is in, the host folds the code away, and back
+    host.get_by_role("button", name="Hide the code").click()
+    expect(qr).to_be_hidden()
+    expect(host.locator(".class-code")).to_have_text(lesson.code)
+    host.get_by_role("button", name="Show the code").press("Enter")
+    expect(qr).to_be_visible()
     # the student's address carries no name once the page has read it
     for student in lesson.students:
         assert student.url.endswith(f"?room={lesson.room}")
