@@ -1,6 +1,7 @@
 """A class session in real headless Chromium: a host and two students in one room."""
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -344,3 +345,45 @@ def test_screens_fit_a_phone_and_a_projector(lesson):
             assert wide <= viewport["width"], (who, size, wide)
     host.set_viewport_size(WIDE)
     ada.set_viewport_size(PHONE)
+
+
+def test_after_a_dropped_connection_the_host_claims_the_class_again(
+    browser, live_server_url
+):
+    context = browser.new_context(viewport=WIDE)
+    host = watch_errors(context.new_page())
+    routes, claims = [], []
+
+    def through(route):
+        server = route.connect_to_server()
+
+        def from_page(message):
+            if '"claim_host"' in str(message):
+                claims.append(message)
+            server.send(message)
+
+        route.on_message(from_page)
+        routes.append(route)
+
+    host.route_web_socket(re.compile(r"/ws/labs/"), through)
+    try:
+        host.goto(f"{live_server_url}/labs/hash-placement/?seed=9")
+        host.locator("#start-class").click()
+        expect(host.locator("#class-panel")).to_be_visible()
+        assert len(claims) == 1
+        before = shards(host).count()
+        routes[-1].close(code=1001)  # the network drops the page's socket
+        expect(host.locator("#connection-status")).to_have_attribute(
+            "data-state", "reconnecting"
+        )
+        expect(host.locator("#connection-status")).to_have_attribute(
+            "data-state", "open", timeout=15_000
+        )
+        expect(host.locator("#class-panel")).to_be_visible()
+        assert len(claims) == 2
+        add_shard(host)
+        expect(shards(host)).to_have_count(before + 1)
+        expect(host.locator("#lab-error")).to_be_hidden()
+        assert host.console_errors == []
+    finally:
+        context.close()
