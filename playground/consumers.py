@@ -6,6 +6,7 @@ that keeps guessing a host secret is closed).
 """
 
 import json
+import logging
 import secrets
 import time
 import unicodedata
@@ -13,6 +14,7 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils.translation import gettext
 
 from playground.i18n import translate_declaration
@@ -34,6 +36,7 @@ ACTION_FIELDS = {"type", "ref", "action", "args"}
 CLOSE_UNKNOWN_LAB = 4404
 CLOSE_BAD_REQUEST = 4400
 CLOSE_FORBIDDEN = 4403
+log = logging.getLogger(__name__)
 MODES = (RoomRecord.HOST_DRIVES, RoomRecord.EVERYONE_DRIVES, RoomRecord.STUDENT_DRIVES)
 
 
@@ -93,6 +96,9 @@ class LabConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    def room_id(self) -> str:
+        return self.room.id if self.room is not None else "-"
 
     def profile(self) -> dict:
         """How this member appears in the host's list."""
@@ -229,6 +235,18 @@ class LabConsumer(AsyncWebsocketConsumer):
         except ActionError as error:
             text = error.translated(gettext)
             await self.send_error(error.code, text, ref, error.field)
+        except DatabaseError:
+            # a lock timeout or a lost database connection: nothing was stored, so
+            # nothing changed; the client may simply try again
+            log.exception("room %s: the database refused a message", self.room_id())
+            await self.send_error(
+                "try_again",
+                gettext(
+                    "the server could not store that just now; nothing changed, "
+                    "try again"
+                ),
+                ref,
+            )
 
     # -- messages -------------------------------------------------------------------
 

@@ -48,6 +48,8 @@ class LogRecord(models.Model):
     name = models.CharField(max_length=64)
     args = models.JSONField(default=dict)
     actor = models.CharField(max_length=40, blank=True, default="")
+    # the acting client's reference, echoed in the frame by every process
+    ref = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         constraints = [

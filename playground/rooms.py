@@ -191,7 +191,7 @@ class Room:
         self.log.append(entry)
         return events
 
-    def _frame(self, entry: Entry, events: list[dict], ref: str | None) -> str:
+    def _frame(self, entry: Entry, events: list[dict]) -> str:
         snapshot = self.lab.snapshot()
         if settings.PLAYGROUND_FRAME_PATCHES:
             # the snapshot of the frame before is what every member holds now
@@ -204,7 +204,7 @@ class Room:
                 "type": "frame",
                 "seq": entry.seq,
                 "t_ms": self.now_ms,
-                "ref": ref,
+                "ref": entry.ref or None,
                 "by": entry.actor or None,
                 "action": {"name": entry.name, "args": entry.args},
                 "events": events,
@@ -222,7 +222,7 @@ class Room:
         for entry in entries:
             if entry.seq <= self.seq:
                 continue
-            texts.append(self._frame(entry, self._apply_entry(entry), None))
+            texts.append(self._frame(entry, self._apply_entry(entry)))
         return texts
 
     def _commit(self, name, args, ref, actor: str) -> tuple[list[str], Entry]:
@@ -232,7 +232,7 @@ class Room:
             with store.Appender(self.id, self.seq) as appender:
                 texts.extend(self._catch_up(appender.missed))
                 events = self.lab.apply(name, args)
-                entry = Entry(self.seq + 1, name, args, actor)
+                entry = Entry(self.seq + 1, name, args, actor, ref or "")
                 appender.insert(entry)
         except ActionError as error:
             error.catch_up = texts
@@ -248,7 +248,7 @@ class Room:
             ) from None
         self.seq = entry.seq
         self.log.append(entry)
-        texts.append(self._frame(entry, events, ref))
+        texts.append(self._frame(entry, events))
         return texts, entry
 
     def _rebuild(self) -> None:
@@ -352,21 +352,22 @@ class Room:
             if seq <= self.seq:
                 return
             if seq == self.seq + 1:
-                entry = Entry(seq, message["name"], message["args"], message["actor"])
-                texts = await asyncio.to_thread(
-                    self._frames_for, [entry], message.get("ref")
+                entry = Entry(
+                    seq,
+                    message["name"],
+                    message["args"],
+                    message["actor"],
+                    message.get("ref") or "",
                 )
+                texts = await asyncio.to_thread(self._frames_for, [entry])
             else:
                 texts = await asyncio.to_thread(self._fetch_and_catch_up)
             for text in texts:
                 await self.broadcast(text)
         self.ensure_ticking()
 
-    def _frames_for(self, entries: list[Entry], ref) -> list[str]:
-        texts = []
-        for entry in entries:
-            texts.append(self._frame(entry, self._apply_entry(entry), ref))
-        return texts
+    def _frames_for(self, entries: list[Entry]) -> list[str]:
+        return [self._frame(entry, self._apply_entry(entry)) for entry in entries]
 
     def _fetch_and_catch_up(self) -> list[str]:
         store.fresh()

@@ -145,7 +145,7 @@ PLAYGROUND_ROOM_MEMBER_CAP = int(os.environ.get("PLAYGROUND_ROOM_MEMBER_CAP", "1
 PLAYGROUND_MESSAGES_PER_SECOND = 20
 # frames carry `patch` (the change since the frame before) when it is clearly smaller
 # than the whole snapshot (playground/delta.py)
-PLAYGROUND_FRAME_PATCHES = os.environ.get("PLAYGROUND_FRAME_PATCHES", "0") == "1"
+PLAYGROUND_FRAME_PATCHES = os.environ.get("PLAYGROUND_FRAME_PATCHES", "1") == "1"
 PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE = 10
 
 LOGGING = {

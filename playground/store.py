@@ -30,6 +30,7 @@ class Entry:
     name: str
     args: dict
     actor: str = ""
+    ref: str = ""
 
 
 def hash_secret(secret: str) -> str:
@@ -110,7 +111,7 @@ def entries_after(room_id: str, seq: int) -> list[Entry]:
     rows = (
         LogRecord.objects.filter(room_id=room_id, seq__gt=seq)
         .order_by("seq")
-        .values_list("seq", "name", "args", "actor")
+        .values_list("seq", "name", "args", "actor", "ref")
     )
     return [Entry(*row) for row in rows]
 
@@ -217,6 +218,7 @@ class Appender:
             name=entry.name,
             args=entry.args,
             actor=entry.actor,
+            ref=entry.ref,
         )
 
     def __exit__(self, kind, error, traceback) -> bool:

@@ -6,12 +6,14 @@ when nothing is scheduled, and stay silent while paused. Replaying the room's lo
 reach the same digest.
 """
 
+import copy
 import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
 
 from playground.asgi import application
+from playground.delta import patch
 from playground.rooms import registry
 from simulators.engine import ActionSpec, ClockedLab, Latency, Network, make_rng
 from simulators.engine.clocked import PLAYBACK_ACTIONS
@@ -76,6 +78,7 @@ async def open_room():
     while True:
         message = json.loads(await communicator.receive_from(timeout=5))
         if message["type"] == "hello":
+            HELD[id(communicator)] = message["snapshot"]
             return communicator, message
 
 
@@ -85,12 +88,20 @@ async def act(communicator, action, args=None, ref="c1"):
     )
 
 
+# The snapshot each test client holds: frames may carry a patch against it.
+HELD: dict[int, dict] = {}
+
+
 async def frames_until(communicator, done, timeout=5):
     frames = []
     while True:
         message = json.loads(await communicator.receive_from(timeout=timeout))
         if message["type"] != "frame":
             continue
+        if "patch" in message:
+            held = copy.deepcopy(HELD[id(communicator)])
+            message["snapshot"] = patch(held, message["patch"])
+        HELD[id(communicator)] = message["snapshot"]
         frames.append(message)
         if done(message):
             return frames
