@@ -5,6 +5,7 @@ clear sentence; the room is left unchanged and the connection stays open (a sock
 that keeps guessing a host secret is closed).
 """
 
+import hashlib
 import json
 import logging
 import secrets
@@ -106,7 +107,8 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         """Join a new private room, a stored one, or resume one after a reconnect."""
-        self.member_id = f"m-{secrets.token_hex(4)}"
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.member_id = _member_id(_first(query, "client"))
         self.limit = RateLimit(settings.PLAYGROUND_MESSAGES_PER_SECOND)
         self.secret_tries = 0
         self.classes_started = 0
@@ -120,7 +122,6 @@ class LabConsumer(AsyncWebsocketConsumer):
                 CLOSE_UNKNOWN_LAB,
             )
             return
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         try:
             seed = _seed(_first(query, "seed"))
             self.name = _display_name(_first(query, "name"))
@@ -545,6 +546,21 @@ def _display_name(text: str | None) -> str:
             % {"most": MAX_NAME_LENGTH},
             "name",
         ) from None
+
+
+def _member_id(client: str | None) -> str:
+    """A member's id: stable across reconnects when the page sends its `client` token.
+
+    The token is a random string the page keeps for the tab; the id is a hash of it, so
+    the ids the host sees never reveal a token. Without one, a fresh random id.
+    """
+    if (
+        isinstance(client, str)
+        and 16 <= len(client) <= 64
+        and all(c.isascii() and (c.isalnum() or c in "-_") for c in client)
+    ):
+        return "m-" + hashlib.sha256(client.encode("ascii")).hexdigest()[:12]
+    return f"m-{secrets.token_hex(6)}"
 
 
 def _first(query: dict, name: str) -> str | None:

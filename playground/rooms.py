@@ -178,7 +178,11 @@ class Room:
             entry = self.remote[process]
             if now - entry.seen < ROSTER_STALE_SECONDS:
                 people.extend(entry.members)
-        return sorted(people, key=lambda p: (p["role"] != "host", p["name"], p["id"]))
+        # one entry per member id: a reconnecting tab may briefly hold two sockets
+        unique = {p["id"]: p for p in people}
+        return sorted(
+            unique.values(), key=lambda p: (p["role"] != "host", p["name"], p["id"])
+        )
 
     # -- the log ---------------------------------------------------------------------
 

@@ -57,6 +57,7 @@ export class LabSocket {
       params.set("seed", String(this.seed));
     }
     if (this.name) params.set("name", this.name);
+    params.set("client", clientToken());
     return `${base}?${params}`;
   }
 
@@ -233,3 +234,23 @@ const HANDLERS = {
     CLASS_MESSAGES.map((type) => [type, (socket, message) => socket.emit("onClass", message)]),
   ),
 };
+
+/**
+ * This tab's client token: a random string kept in sessionStorage, so a reload or a
+ * reconnect is the same member (same answers, same turn at the wheel). The server only
+ * ever shows a hash of it.
+ */
+function clientToken() {
+  const key = "playground.client";
+  try {
+    let token = sessionStorage.getItem(key);
+    if (!token) {
+      const bytes = crypto.getRandomValues(new Uint8Array(18));
+      token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      sessionStorage.setItem(key, token);
+    }
+    return token;
+  } catch {
+    return ""; // storage refused (a locked-down embed): a fresh member each time
+  }
+}

@@ -599,3 +599,40 @@ async def test_a_class_is_stored_with_its_lab_and_join_code():
     assert record.lab == SLUG and SLUG in LABS
     assert record.host_secret_hash and started["secret"] not in record.host_secret_hash
     await owner.leave()
+
+
+# -- a member who reconnects is the same member ---------------------------------------
+
+
+async def test_a_reconnecting_tab_keeps_its_id_its_answer_and_the_wheel():
+    owner, started, _ = await start_class()
+    teacher = await host(started)
+    token = "tab-token-0123456789abcdef"
+    query = f"room={started['room']}&name=Ana&client={token}"
+    ana = await enter(query)
+    first_id = ana.hello["member"]
+    assert first_id.startswith("m-") and token not in first_id
+    await teacher.send(type="control", mode="student", driver=first_id)
+    await ana.next("control")
+    await teacher.send(type="ask", text="How many keys move?", choices=None)
+    await ana.next("question")
+    await ana.send(type="answer", question=1, value=2000)
+    await ana.next("answered")
+    assert (await teacher.next("answers"))["answered"] == 1
+    await ana.leave()
+
+    again = await enter(query)
+    assert again.hello["member"] == first_id
+    assert again.hello["class"]["control"]["driver"] == first_id
+    await again.send(type="answer", question=1, value=2500)
+    await again.next("answered")
+    assert (await teacher.next("answers"))["answered"] == 1, "counted once"
+    await again.act("add_shard")
+    frame = await again.next("frame")
+    assert frame["by"] == first_id
+    # a token that is too short, or has odd characters, gets a fresh random id
+    for bad in ("short", "x" * 65, "with space and more chars"):
+        other = await enter(f"room={started['room']}&name=Bo&client={quote(bad)}")
+        assert other.hello["member"] != first_id
+        await other.leave()
+    await close_all(owner, teacher, again)
