@@ -146,7 +146,11 @@ PLAYGROUND_MESSAGES_PER_SECOND = 20
 # frames carry `patch` (the change since the frame before) when it is clearly smaller
 # than the whole snapshot (playground/delta.py)
 PLAYGROUND_FRAME_PATCHES = os.environ.get("PLAYGROUND_FRAME_PATCHES", "1") == "1"
-PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE = 10
+# wrong join codes one client address may try a minute: a class behind one NAT shares
+# it, and at 30 a minute finding one of a thousand live codes takes about three weeks
+PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE = int(
+    os.environ.get("PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE", "30")
+)
 
 LOGGING = {
     "version": 1,
