@@ -29,6 +29,7 @@ from django.utils.translation import gettext_noop
 
 from playground import store
 from playground.delta import frame_body
+from playground.history import History
 from playground.models import RoomRecord
 from playground.store import Entry
 from simulators.engine.clocked import MAX_ADVANCE_MS
@@ -123,7 +124,7 @@ class Room:
         self.control = Control(
             record.mode, record.driver, record.driver_name, record.control_version
         )
-        self.lab = self.lab_class(seed=self.seed)
+        self.history = History(self.lab_class, self.seed)
         self.seq = 0
         self.log: list[Entry] = []
         for entry in entries:
@@ -150,6 +151,11 @@ class Room:
     @property
     def is_class(self) -> bool:
         return self.kind == RoomRecord.CLASS
+
+    @property
+    def lab(self) -> Lab:
+        """The lab at the timeline's cursor."""
+        return self.history.lab
 
     @property
     def now_ms(self) -> int:
@@ -190,7 +196,7 @@ class Room:
         """Apply a logged action (logged, so it was valid at its seq: it must apply)."""
         if entry.seq != self.seq + 1:
             raise RuntimeError(f"room {self.id}: entry {entry.seq} after {self.seq}")
-        events = self.lab.apply(entry.name, entry.args)
+        events = self.history.apply(entry.name, entry.args, entry)
         self.seq = entry.seq
         self.log.append(entry)
         return events
@@ -212,6 +218,7 @@ class Room:
                 "by": entry.actor or None,
                 "action": {"name": entry.name, "args": entry.args},
                 "events": events,
+                "timeline": self.history.as_dict(),
                 **body,
                 "metrics": self.lab.metrics(),
                 "digest": self.lab.digest(),
@@ -235,8 +242,8 @@ class Room:
         try:
             with store.Appender(self.id, self.seq) as appender:
                 texts.extend(self._catch_up(appender.missed))
-                events = self.lab.apply(name, args)
                 entry = Entry(self.seq + 1, name, args, actor, ref or "")
+                events = self.history.apply(name, args, entry)
                 appender.insert(entry)
         except ActionError as error:
             error.catch_up = texts
@@ -259,7 +266,7 @@ class Room:
         """Replace the replica with one replayed from the stored log."""
         loaded = store.load_room(self.id)
         entries = loaded[1] if loaded else self.log
-        self.lab = self.lab_class(seed=self.seed)
+        self.history = History(self.lab_class, self.seed)
         self.seq = 0
         self.log = []
         for entry in entries:
@@ -268,11 +275,8 @@ class Room:
         self._last_snapshot = None
 
     def replay(self) -> Lab:
-        """A fresh lab with every logged action applied again, in order."""
-        lab = self.lab_class(seed=self.seed)
-        for entry in self.log:
-            lab.apply(entry.name, entry.args)
-        return lab
+        """A fresh lab with the current branch's actions up to the cursor applied."""
+        return self.history.replay()
 
     def frames_since(self, since: int) -> list[str] | None:
         """Frames after `since`, or None when they are no longer all buffered."""
@@ -388,6 +392,7 @@ class Room:
         lab = self.lab
         return (
             bool(self.members)
+            and self.history.at_end  # viewing the past: time waits for a new action
             and getattr(lab, "clocked", False)
             and lab.playing
             and lab.next_due_ms() is not None
@@ -461,6 +466,7 @@ class Room:
             "snapshot": snapshot,
             "metrics": self.lab.metrics(),
             "digest": self.lab.digest(),
+            "timeline": self.history.as_dict(),
             "limits": {"max_message_bytes": settings.PLAYGROUND_MAX_MESSAGE_BYTES},
         }
         if self.is_class:

@@ -1,0 +1,165 @@
+"""A room's history: the actions that made the current state, a cursor, and checkpoints.
+
+The room's log holds everything that was done, in order; this is the view of it that a
+timeline shows. `history` is the list of actions of the current branch; `cursor` says
+how many of them the lab shows now. A `seek` entry in the log moves the cursor (the lab
+becomes the replay of `history[:cursor]`); an action done while the cursor is in the
+past forks: the actions after the cursor leave `history` (the log keeps them, and the
+timeline offers a link to the branch they formed) and the new action is appended.
+
+Seeking replays from the nearest checkpoint: a pickled copy of the lab, taken whenever
+the actions applied since the last one have cost `CHECKPOINT_SECONDS` (so a seek replays
+at most about that much work) and kept within `CHECKPOINT_BYTES` by thinning out every
+other one when the budget is exceeded. The state after a seek is, by construction, the
+replay of `history[:cursor]` from a fresh lab with the room's seed.
+"""
+
+import bisect
+import pickle
+import time
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
+from playground.store import Entry
+from simulators.engine.declaration import ActionError
+from simulators.engine.lab import Lab
+
+SEEK = "seek"
+CHECKPOINT_SECONDS = 0.02
+CHECKPOINT_BYTES = 64 * 1024 * 1024
+MAX_FORKS_KEPT = 8
+
+
+class History:
+    """The lab, the actions of the current branch, the cursor and checkpoints."""
+
+    def __init__(self, lab_class: type[Lab], seed: int) -> None:
+        self.lab_class = lab_class
+        self.seed = seed
+        self.lab = lab_class(seed=seed)
+        self.actions: list[Entry] = []
+        self.cursor = 0
+        self.forks: list[dict] = []  # branches left behind: {at, length, actions}
+        self._indexes: list[int] = []  # checkpoint positions, sorted
+        self._pickles: dict[int, bytes] = {}
+        self._spent = 0.0  # apply time since the last checkpoint
+
+    @property
+    def length(self) -> int:
+        return len(self.actions)
+
+    @property
+    def at_end(self) -> bool:
+        return self.cursor == len(self.actions)
+
+    def as_dict(self) -> dict:
+        """What the timeline shows: where the cursor is and how long the branch is."""
+        return {
+            "cursor": self.cursor,
+            "length": len(self.actions),
+            "forks": [{"at": f["at"], "length": f["length"]} for f in self.forks],
+        }
+
+    # -- applying ------------------------------------------------------------------
+
+    def check_seek(self, args: Any) -> int:
+        """The target of a `seek`, or an ActionError that changes nothing."""
+        if not isinstance(args, dict) or set(args) != {"to"}:
+            raise ActionError(
+                "bad_args", gettext_noop("seek takes exactly one argument, 'to'")
+            )
+        to = args["to"]
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise ActionError(
+                "bad_type", gettext_noop("'to' must be a whole number"), "to"
+            )
+        if not 0 <= to <= len(self.actions):
+            raise ActionError(
+                "out_of_range",
+                gettext_noop("you can seek from 0 to %(end)s (the last action)"),
+                "to",
+                end=len(self.actions),
+            )
+        return to
+
+    def apply(self, name: str, args: Any, entry: Entry | None = None) -> list[dict]:
+        """Apply an action (or a seek) at the cursor; ActionError leaves all as it was.
+
+        `entry` is the log entry being applied (its `name` and `args` are these); it
+        joins the history when the action is accepted.
+        """
+        if name == SEEK:
+            return self._seek(self.check_seek(args))
+        started = time.perf_counter()
+        events = self.lab.apply(name, args)  # the lab is at the cursor: apply there
+        forked = []
+        if not self.at_end:
+            forked = [self._fork()]
+        self.actions.append(entry if entry is not None else Entry(0, name, args))
+        self.cursor += 1
+        self._spent += time.perf_counter() - started
+        if self._spent >= CHECKPOINT_SECONDS:
+            self._checkpoint()
+        return forked + events
+
+    def _fork(self) -> dict:
+        """Leave the actions after the cursor behind (they stay in the room's log)."""
+        dropped = self.actions[self.cursor :]
+        self.forks.append(
+            {"at": self.cursor, "length": len(self.actions), "actions": self.actions[:]}
+        )
+        del self.forks[:-MAX_FORKS_KEPT]
+        del self.actions[self.cursor :]
+        cut = bisect.bisect_right(self._indexes, self.cursor)
+        for index in self._indexes[cut:]:
+            del self._pickles[index]
+        del self._indexes[cut:]
+        return {
+            "type": "forked",
+            "at": self.cursor,
+            "left_behind": len(dropped),
+        }
+
+    def _seek(self, to: int) -> list[dict]:
+        before = self.cursor
+        if to != before:
+            self.lab = self._lab_at(to)
+            self.cursor = to
+        return [{"type": "seeked", "from": before, "to": to}]
+
+    def _lab_at(self, to: int) -> Lab:
+        """The lab after `actions[:to]`, from the nearest base (never mutating it)."""
+        slot = bisect.bisect_right(self._indexes, to) - 1
+        base = self._indexes[slot] if slot >= 0 else 0
+        if base <= self.cursor <= to:  # going forward from here is cheapest
+            lab, start = self.lab, self.cursor
+        elif base:
+            lab, start = pickle.loads(self._pickles[base]), base
+        else:
+            lab, start = self.lab_class(seed=self.seed), 0
+        for entry in self.actions[start:to]:
+            lab.apply(entry.name, entry.args)
+        return lab
+
+    def _checkpoint(self) -> None:
+        self._spent = 0.0
+        if self.cursor in self._pickles:
+            return
+        self._pickles[self.cursor] = pickle.dumps(self.lab, protocol=5)
+        bisect.insort(self._indexes, self.cursor)
+        while sum(len(p) for p in self._pickles.values()) > CHECKPOINT_BYTES:
+            if len(self._indexes) <= 1:
+                self._pickles.clear()
+                self._indexes.clear()
+                break
+            for index in self._indexes[::2]:  # thin out: keep every other one
+                del self._pickles[index]
+            self._indexes = self._indexes[1::2]
+
+    def replay(self) -> Lab:
+        """A fresh lab with the current branch's actions up to the cursor applied."""
+        lab = self.lab_class(seed=self.seed)
+        for entry in self.actions[: self.cursor]:
+            lab.apply(entry.name, entry.args)
+        return lab
