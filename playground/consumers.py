@@ -5,6 +5,7 @@ clear sentence; the room is left unchanged and the connection stays open (a sock
 that keeps guessing a host secret is closed).
 """
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -16,9 +17,10 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from playground.i18n import translate_declaration
+from playground.links import LinkError, entries_of, make_link, read_link
 from playground.models import RoomRecord
 from playground.rooms import Room, encode, registry
 from playground.store import secret_matches
@@ -427,6 +429,59 @@ class LabConsumer(AsyncWebsocketConsumer):
             )
         await self.room.reveal(number)
 
+    async def on_get_link(self, message: dict, ref: str | None) -> None:
+        """The link of this room's history (or of a branch a fork left behind)."""
+        _only(message, {"type", "ref", "fork"})
+        room = self.room
+        fork = message.get("fork")
+        async with room.lock:
+            history = room.history
+            if fork is None:
+                actions, cursor = list(history.actions), history.cursor
+            else:
+                if (
+                    isinstance(fork, bool)
+                    or not isinstance(fork, int)
+                    or not 0 <= fork < len(history.forks)
+                ):
+                    raise ProtocolError(
+                        "no_such_fork",
+                        gettext("there is no earlier branch %(fork)r") % {"fork": fork},
+                        "fork",
+                    )
+                left = history.forks[fork]
+                actions, cursor = list(left["actions"]), left["length"]
+        link = make_link(room.slug, room.seed, actions, cursor)
+        await self.send(
+            text_data=encode(
+                {
+                    "type": "link",
+                    "ref": ref,
+                    "link": link,
+                    "chars": len(link),
+                    "fork": fork,
+                }
+            )
+        )
+
+    async def on_open_link(self, message: dict, ref: str | None) -> None:
+        """Leave this room for a new private one rebuilt from a link."""
+        _only(message, {"type", "ref", "link"})
+        try:
+            slug, seed, steps, cursor = read_link(message.get("link"))
+            if slug != self.room.slug:
+                raise LinkError(
+                    "wrong_lab", gettext_noop("this link is for another lab")
+                )
+            entries = await asyncio.to_thread(entries_of, slug, seed, steps, cursor)
+        except LinkError as error:
+            raise ProtocolError("bad_link", error.translated(gettext), "link") from None
+        room, _ = await registry.create(LABS[slug], seed, entries=entries)
+        await registry.leave(self.room, self)
+        self.role = "owner"
+        await self.join(room)
+        await self.send(text_data=await room.hello(self, self.declaration()))
+
     # -- helpers --------------------------------------------------------------------
 
     def must_host(self) -> None:
@@ -457,6 +512,8 @@ HANDLERS = {
     "ask": LabConsumer.on_ask,
     "answer": LabConsumer.on_answer,
     "reveal": LabConsumer.on_reveal,
+    "get_link": LabConsumer.on_get_link,
+    "open_link": LabConsumer.on_open_link,
 }
 
 

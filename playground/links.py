@@ -1,0 +1,188 @@
+"""Links that reproduce a state: lab, seed, the actions of a history, the moment.
+
+A link is `<version>.<payload>`. Version 1's payload is URL-safe base64 (no padding) of
+zlib-compressed JSON: `{"l": slug, "s": seed, "a": [[name, args?], ...], "c": cursor}`.
+Opening it replays the actions on a fresh lab with that seed and seeks to the cursor,
+so the same link gives the same digest in any process. Consecutive `advance` actions
+are merged when a link is made (running the clock to t1 and then to t2 runs the same
+events, at the same times, as running it to t2), which keeps the links of labs that
+played for a while short.
+
+Every later version must keep opening version 1 links: add a decoder, never change
+this one. Anything that is not a valid link raises `LinkError` with a clear message;
+the page then opens the lab fresh and shows it.
+"""
+
+import base64
+import binascii
+import json
+import zlib
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
+from playground.history import SEEK, History
+from playground.store import Entry
+from simulators.engine.clocked import MAX_ADVANCE_MS
+from simulators.engine.declaration import ActionError
+from simulators.engine.rng import SEED_MAX
+from simulators.labs import LABS
+
+VERSION = "1"
+MAX_LINK_CHARS = 60_000  # fits in one websocket message (64 KiB)
+MAX_ACTIONS = 10_000
+MAX_JSON_BYTES = 2_000_000  # a link never inflates beyond this (zip bombs)
+# Links meant for a docs page or a chat should stay under 2,000 characters: the length
+# every browser, server and docs tool accepts in a URL (tests/server/test_links.py).
+SHORT_LINK_CHARS = 2_000
+
+
+class LinkError(ValueError):
+    """A link that cannot be opened, and why (a code and a sentence)."""
+
+    def __init__(self, code: str, template: str, **params: Any) -> None:
+        self.code = code
+        self.template = template
+        self.params = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return self.template % self.params if self.params else self.template
+
+    def translated(self, gettext) -> str:
+        text = gettext(self.template)
+        return text % self.params if self.params else text
+
+
+def make_link(slug: str, seed: int, actions: list[Entry], cursor: int) -> str:
+    """The link of a history: its actions (advances merged) and where the cursor is."""
+    merged: list[list] = []
+    cursor_after = 0
+    for index, entry in enumerate(actions):
+        if (
+            entry.name == "advance"
+            and merged
+            and merged[-1][0] == "advance"
+            and merged[-1][1]["ms"] + entry.args["ms"] <= MAX_ADVANCE_MS
+            and index != cursor  # never merge across the cursor
+        ):
+            merged[-1][1] = {"ms": merged[-1][1]["ms"] + entry.args["ms"]}
+        else:
+            merged.append(
+                [entry.name, dict(entry.args)] if entry.args else [entry.name]
+            )
+        if index + 1 == cursor:
+            cursor_after = len(merged)
+    payload = {"l": slug, "s": seed, "a": merged, "c": cursor_after}
+    data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    packed = base64.urlsafe_b64encode(zlib.compress(data, 9)).rstrip(b"=")
+    return f"{VERSION}.{packed.decode('ascii')}"
+
+
+def read_link(link: Any) -> tuple[str, int, list[tuple[str, dict]], int]:
+    """(slug, seed, actions, cursor) from a link; LinkError if it is not one."""
+    if not isinstance(link, str) or not link:
+        raise LinkError("bad_link", gettext_noop("a link must be text"))
+    if len(link) > MAX_LINK_CHARS:
+        raise LinkError(
+            "link_too_long",
+            gettext_noop("a link may be at most %(most)s characters"),
+            most=f"{MAX_LINK_CHARS:,}",
+        )
+    version, _, body = link.partition(".")
+    if version != VERSION:
+        raise LinkError(
+            "unknown_version",
+            gettext_noop(
+                "this link was made by a version of the playground (%(v)s) "
+                "that this server does not know"
+            ),
+            v=version[:8],
+        )
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(packed, MAX_JSON_BYTES)
+        if inflater.unconsumed_tail or inflater.unused_data or not inflater.eof:
+            raise ValueError("truncated or too large")
+        payload = json.loads(data)
+    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        raise LinkError(
+            "damaged_link",
+            gettext_noop("this link is damaged (cut short, or changed by hand)"),
+        ) from None
+    return _checked(payload)
+
+
+def _checked(payload: Any) -> tuple[str, int, list[tuple[str, dict]], int]:
+    damaged = LinkError(
+        "damaged_link",
+        gettext_noop("this link is damaged (cut short, or changed by hand)"),
+    )
+    if not isinstance(payload, dict) or set(payload) != {"l", "s", "a", "c"}:
+        raise damaged
+    slug, seed, actions, cursor = (payload[k] for k in ("l", "s", "a", "c"))
+    if not isinstance(slug, str) or slug not in LABS:
+        raise LinkError(
+            "unknown_lab",
+            gettext_noop("this link is for a lab this server does not have"),
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise damaged
+    if not isinstance(actions, list):
+        raise damaged
+    if len(actions) > MAX_ACTIONS:
+        raise LinkError(
+            "too_many_actions",
+            gettext_noop(
+                "a link may hold at most %(most)s actions; this one has %(count)s"
+            ),
+            most=f"{MAX_ACTIONS:,}",
+            count=f"{len(actions):,}",
+        )
+    steps = []
+    for item in actions:
+        if (
+            not isinstance(item, list)
+            or not 1 <= len(item) <= 2
+            or not isinstance(item[0], str)
+            or (len(item) == 2 and not isinstance(item[1], dict))
+        ):
+            raise damaged
+        steps.append((item[0], item[1] if len(item) == 2 else {}))
+    if isinstance(cursor, bool) or not isinstance(cursor, int):
+        raise damaged
+    if not 0 <= cursor <= len(steps):
+        raise damaged
+    return slug, seed, steps, cursor
+
+
+def entries_of(slug: str, seed: int, steps: list, cursor: int) -> list[Entry]:
+    """The log entries a link's room starts with, each checked by applying it.
+
+    Raises LinkError naming the first step the lab refuses (a forged link asking for a
+    billion keys is refused here, with the lab's own sentence).
+    """
+    timeline = History(LABS[slug], seed)
+    entries = []
+    for number, (name, args) in enumerate(steps, start=1):
+        if name == SEEK:
+            raise LinkError(
+                "damaged_link",
+                gettext_noop("this link is damaged (cut short, or changed by hand)"),
+            )
+        entry = Entry(number, name, args)
+        try:
+            timeline.apply(name, args, entry)
+        except ActionError as error:
+            raise LinkError(
+                "bad_step",
+                gettext_noop("step %(number)s of this link cannot be done: %(why)s"),
+                number=number,
+                why=error.message,
+            ) from None
+        entries.append(entry)
+    if cursor < len(entries):
+        entries.append(Entry(len(entries) + 1, SEEK, {"to": cursor}))
+    return entries

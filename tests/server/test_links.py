@@ -1,0 +1,273 @@
+"""Links: a history turned into text and back gives the same state, in any process."""
+
+import base64
+import json
+import os
+import random
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from playground.asgi import application
+from playground.history import History
+from playground.links import (
+    MAX_ACTIONS,
+    SHORT_LINK_CHARS,
+    LinkError,
+    entries_of,
+    make_link,
+    read_link,
+)
+from playground.store import Entry
+from simulators.engine.declaration import ActionError
+from simulators.labs import LABS
+
+REPO = Path(__file__).resolve().parents[2]
+ORIGIN = [(b"origin", b"http://127.0.0.1")]
+TEXTS = ["A", "B", "C", "A-B", "A-C", "B-C", "N12345", "P0000001", "{user1}:cart"]
+
+
+def random_args(spec, rng: random.Random) -> dict:
+    """Arguments for `spec` drawn inside its declared bounds (kept small)."""
+    args = {}
+    for param in spec.params:
+        if param.kind == "int":
+            top = min(param.maximum, param.minimum + 40)
+            if spec.name == "advance":
+                top = 400
+            args[param.name] = rng.randint(param.minimum, top)
+        elif param.kind == "choice":
+            args[param.name] = rng.choice(param.choices)
+        elif param.kind == "bool":
+            args[param.name] = rng.random() < 0.5
+        else:
+            args[param.name] = rng.choice(TEXTS)
+    return args
+
+
+def random_history(slug: str, seed: int, count: int) -> History:
+    """A history of up to `count` accepted actions (refused ones are skipped)."""
+    rng = random.Random(seed)
+    lab_class = LABS[slug]
+    specs = [
+        s
+        for s in lab_class.actions
+        if s.name not in ("load_keys", "run_trials", "reset", "set_copies")
+    ]
+    timeline = History(lab_class, seed)
+    for _ in range(count):
+        spec = rng.choice(specs)
+        args = random_args(spec, rng)
+        try:
+            timeline.apply(spec.name, args, Entry(0, spec.name, args))
+        except ActionError:
+            continue
+        if rng.random() < 0.1 and timeline.length:
+            timeline.apply("seek", {"to": rng.randint(0, timeline.length)})
+    return timeline
+
+
+def open_in_fresh_process(links: list[str]) -> list[str]:
+    script = (
+        "import json, sys\n"
+        "import django, os\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'playground.settings')\n"
+        "django.setup()\n"
+        "from playground.history import History\n"
+        "from playground.links import read_link, entries_of\n"
+        "from simulators.labs import LABS\n"
+        "out = []\n"
+        "for link in json.loads(sys.stdin.read()):\n"
+        "    slug, seed, steps, cursor = read_link(link)\n"
+        "    h = History(LABS[slug], seed)\n"
+        "    for e in entries_of(slug, seed, steps, cursor):\n"
+        "        h.apply(e.name, e.args, e)\n"
+        "    out.append(h.lab.digest())\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(links),
+        cwd=REPO,
+        env={**os.environ, "PYTHONHASHSEED": "77"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("slug", sorted(LABS))
+def test_random_histories_round_trip_through_a_link_in_a_fresh_process(slug):
+    histories = [random_history(slug, seed, 30) for seed in range(12)]
+    links = [make_link(slug, h.seed, h.actions, h.cursor) for h in histories]
+    assert open_in_fresh_process(links) == [h.lab.digest() for h in histories]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(LABS)), st.integers(0, 2**40), st.integers(0, 25))
+def test_any_history_round_trips_in_this_process(slug, seed, count):
+    timeline = random_history(slug, seed, count)
+    link = make_link(slug, seed, timeline.actions, timeline.cursor)
+    again = History(LABS[slug], seed)
+    for entry in entries_of(*read_link(link)):
+        again.apply(entry.name, entry.args, entry)
+    assert again.lab.digest() == timeline.lab.digest()
+    assert (again.cursor, again.length) == (timeline.cursor, timeline.length)
+
+
+def test_merged_advances_reach_the_same_state():
+    timeline = History(LABS["quorum"], 4)
+    timeline.apply("write", {"w": "ONE", "coordinator": "A"})
+    for _ in range(40):
+        timeline.apply("advance", {"ms": 7})
+    link = make_link("quorum", 4, timeline.actions, timeline.cursor)
+    slug, seed, steps, cursor = read_link(link)
+    assert steps == [
+        ("write", {"w": "ONE", "coordinator": "A"}),
+        ("advance", {"ms": 280}),
+    ]
+    again = History(LABS[slug], seed)
+    for entry in entries_of(slug, seed, steps, cursor):
+        again.apply(entry.name, entry.args, entry)
+    assert again.lab.digest() == timeline.lab.digest()
+
+
+def test_fifty_hash_placement_actions_fit_in_a_short_link():
+    rng = random.Random(5)
+    timeline = History(LABS["hash-placement"], 5)
+    done = 0
+    while done < 50:
+        name, args = rng.choice(
+            [
+                ("add_shard", {}),
+                ("remove_shard", {"shard": rng.choice("ABCDEFGH")}),
+                ("set_vnodes", {"vnodes": rng.randint(1, 256)}),
+                ("set_partitions", {"partitions": rng.choice([16, 256, 1024, 16384])}),
+                ("lookup", {"key": f"N{rng.randint(10000, 99999)}"}),
+                (
+                    "mark_hot",
+                    {
+                        "key": f"P{rng.randint(0, 9999999):07d}",
+                        "share_percent": rng.randint(1, 99),
+                    },
+                ),
+            ]
+        )
+        try:
+            timeline.apply(name, args, Entry(0, name, args))
+        except ActionError:
+            continue
+        done += 1
+    link = make_link("hash-placement", 5, timeline.actions, timeline.cursor)
+    url = f"http://127.0.0.1:8000/labs/hash-placement/#link={link}"
+    assert len(url) <= SHORT_LINK_CHARS, len(url)
+
+
+def forge(payload) -> str:
+    data = json.dumps(payload).encode()
+    return "1." + base64.urlsafe_b64encode(zlib.compress(data)).rstrip(b"=").decode()
+
+
+def test_bad_links_are_refused_with_a_clear_reason():
+    good = make_link("hash-placement", 1, [Entry(1, "add_shard", {})], 1)
+    cases = {
+        good[: len(good) // 2]: "damaged_link",
+        good + "x": "damaged_link",
+        "9." + good[2:]: "unknown_version",
+        "": "bad_link",
+        "1.!!!!": "damaged_link",
+        forge({"l": "no-such", "s": 1, "a": [], "c": 0}): "unknown_lab",
+        forge({"l": "hash-placement", "s": -1, "a": [], "c": 0}): "damaged_link",
+        forge({"l": "hash-placement", "s": 1, "a": [], "c": 3}): "damaged_link",
+        forge({"l": "hash-placement", "s": 1, "a": [[7]], "c": 0}): "damaged_link",
+        forge({"l": "hash-placement", "s": 1, "a": [], "c": 0, "x": 1}): "damaged_link",
+        forge(
+            {
+                "l": "hash-placement",
+                "s": 1,
+                "a": [["add_shard"]] * (MAX_ACTIONS + 1),
+                "c": 0,
+            }
+        ): "too_many_actions",
+        "1." + base64.urlsafe_b64encode(zlib.compress(b"[" * 3_000_000)).decode(): (
+            "damaged_link"
+        ),
+        "x" * 70_000: "link_too_long",
+    }
+    for link, code in cases.items():
+        with pytest.raises(LinkError) as caught:
+            read_link(link)
+        assert caught.value.code == code, (link[:40], caught.value.code)
+
+
+def test_a_forged_step_is_refused_by_the_lab_with_its_own_sentence():
+    billion = forge(
+        {
+            "l": "hash-placement",
+            "s": 1,
+            "a": [["load_keys", {"kind": "booking", "count": 10**9}]],
+            "c": 1,
+        }
+    )
+    with pytest.raises(LinkError) as caught:
+        entries_of(*read_link(billion))
+    assert caught.value.code == "bad_step"
+    assert "step 1" in caught.value.message and "1,000,000" in caught.value.message
+    seek = forge({"l": "hash-placement", "s": 1, "a": [["seek", {"to": 0}]], "c": 1})
+    with pytest.raises(LinkError):
+        entries_of(*read_link(seek))
+
+
+async def test_a_link_opened_over_the_socket_gives_the_same_state():
+    async def connect():
+        communicator = WebsocketCommunicator(
+            application, "/ws/labs/quorum/?seed=9", headers=ORIGIN
+        )
+        await communicator.connect()
+        return communicator
+
+    async def next_of(communicator, kind):
+        while True:
+            message = json.loads(await communicator.receive_from(timeout=5))
+            if message["type"] == kind:
+                return message
+
+    first = await connect()
+    await next_of(first, "hello")
+    for ref, action, args in [
+        ("a", "write", {"w": "ONE", "coordinator": "B"}),
+        ("b", "advance", {"ms": 90}),
+        ("c", "seek", {"to": 1}),
+    ]:
+        await first.send_json_to(
+            {"type": "action", "ref": ref, "action": action, "args": args}
+        )
+        frame = await next_of(first, "frame")
+    await first.send_json_to({"type": "get_link", "ref": "l"})
+    link = await next_of(first, "link")
+    assert link["chars"] == len(link["link"]) < SHORT_LINK_CHARS
+
+    second = await connect()
+    await next_of(second, "hello")
+    await second.send_json_to({"type": "open_link", "link": link["link"]})
+    hello = await next_of(second, "hello")
+    assert hello["digest"] == frame["digest"]
+    assert hello["timeline"] == {"cursor": 1, "length": 2, "forks": []}
+    assert hello["room"] != frame.get("room")
+
+    await second.send_json_to({"type": "open_link", "ref": "z", "link": "1.broken"})
+    error = await next_of(second, "error")
+    assert (error["code"], error["ref"], error["field"]) == ("bad_link", "z", "link")
+    assert "damaged" in error["message"]
+    await second.send_json_to({"type": "get_link", "fork": 3})
+    assert (await next_of(second, "error"))["code"] == "no_such_fork"
+    await first.disconnect()
+    await second.disconnect()
