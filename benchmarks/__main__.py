@@ -1,11 +1,14 @@
 """`python -m benchmarks`: every benchmark as one table.
 
 Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
-uhashring); the network engine against SimPy; the browser's frame rate.
+uhashring); the network engine against SimPy; the browser's frame rate; the classroom
+fan-out (one host, hundreds of students on websockets).
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
-`--no-browser` (skip the frame rate measured in headless Chromium).
+`--no-browser` (skip the frame rate measured in headless Chromium),
+`--no-fanout` (skip the classroom fan-out of `python -m benchmarks.fanout`, which
+takes minutes).
 """
 
 import argparse
@@ -27,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument(
         "--no-browser", action="store_true", help="skip the Chromium frame-rate rows"
+    )
+    parser.add_argument(
+        "--no-fanout", action="store_true", help="skip the classroom fan-out rows"
     )
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.keys < 1:
@@ -51,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
 
         rows += browser_rows(args.repeat)
         rows += network_rows(args.repeat)
+    if not args.no_fanout:
+        from benchmarks.fanout import fanout_rows
+
+        rows += fanout_rows()
     print(render(rows, markdown=args.markdown))
     missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
     return 1 if missed else 0
