@@ -2,14 +2,21 @@
  * Boots a lab page: loads the lab's renderer module, opens the lab's websocket, builds the
  * control panel from the declaration, and passes every frame to the renderer, the controls
  * and the narrator. The page says where things are through data attributes on #lab.
- * With `?room=` it joins that room (a class: classroom.js does the class's part).
+ * With `?room=` it joins that room (a class: classroom.js does the class's part); with
+ * `#link=...` it opens the link's room first (socket.js), and says so if the link is refused.
+ *
+ * A frame whose action is `seek` jumps to another moment: the renderer is mounted afresh
+ * from its snapshot (as on a hello), since renderers animate a frame from the one before.
+ * #lab carries `data-digest`, `data-cursor` and `data-length` of the moment shown.
  */
 
 import { createClassroom } from "./classroom.js";
 import { askName, readEntry } from "./classroom/entry.js";
 import { createControls } from "./controls.js";
+import { createHistoryBar } from "./history-bar.js";
 import { fmt, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
+import { createShare, linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
@@ -23,6 +30,8 @@ async function boot() {
   const controlsEl = document.getElementById("controls");
   const quickEl = document.getElementById("quick-controls");
   const timelineEl = document.getElementById("timeline");
+  const historyEl = document.getElementById("history");
+  const linkNotice = document.getElementById("link-notice");
   const generalError = document.getElementById("lab-error");
   const narrator = createNarrator({
     live: document.getElementById("narration"),
@@ -42,6 +51,8 @@ async function boot() {
   let renderer = null;
   let controls = null;
   let timeline = null;
+  let history = null;
+  let lastHello = null;
   let unbindSpace = () => {};
   // Errors for actions the renderer sent (a click on the drawing) go back to it.
   let rendererRefs = new Set();
@@ -61,58 +72,93 @@ async function boot() {
     lock = reason;
     controls?.setLocked(reason);
     timeline?.setLocked(reason);
+    history?.setLocked(reason);
+  }
+
+  /** Send an action the user chose: a replay in progress stops (the user acts). */
+  function userSend(action, args) {
+    history?.stopReplay();
+    return socket.send(action, args);
+  }
+
+  /** What the renderer draws: in the past, time waits, so nothing is drawn as playing. */
+  function viewOf(snapshot, where) {
+    const inPast = where && where.cursor < where.length;
+    if (!inPast || !snapshot?.playback?.playing) return snapshot;
+    return { ...snapshot, playback: { ...snapshot.playback, playing: false } };
+  }
+
+  /** Mount a fresh renderer from `source` (a hello, or a seek's frame over the hello). */
+  function mountRenderer(source) {
+    renderer?.destroy();
+    rendererRefs = new Set();
+    rendererErrors = [];
+    renderer = createRenderer();
+    renderer.mount(stage, { ...source, snapshot: viewOf(source.snapshot, source.timeline) }, {
+      metrics: metricsEl,
+      send(action, args) {
+        if (lock) {
+          // a click on the drawing while someone else drives: say why, send nothing
+          const ref = socket.nextRef();
+          rendererRefs.add(ref);
+          const refusal = { type: "error", code: "not_your_turn", message: lock, ref };
+          queueMicrotask(() => socket.callbacks.onError(refusal));
+          return ref;
+        }
+        const ref = userSend(action, args);
+        if (ref) rendererRefs.add(ref);
+        return ref;
+      },
+      onError(handler) {
+        rendererErrors.push(handler);
+      },
+    });
+  }
+
+  /** Say on #lab which moment is shown (tests and tools read these, nothing global). */
+  function markMoment(message) {
+    root.dataset.seq = String(message.seq);
+    if (message.digest) root.dataset.digest = message.digest;
+    if (message.timeline) {
+      root.dataset.cursor = String(message.timeline.cursor);
+      root.dataset.length = String(message.timeline.length);
+      timeline?.setPast(message.timeline.cursor < message.timeline.length);
+    }
   }
 
   const socket = new LabSocket(wsPath, {
     seed: Number.parseInt(seed, 10) || 0,
     room: entry.room,
     name: entry.secret ? "" : name,
+    link: linkInAddress(),
     callbacks: {
       onStatus(state) {
         status.set(state);
         controls?.setEnabled(state === "open");
         timeline?.setEnabled(state === "open");
+        history?.setEnabled(state === "open");
       },
       onHello(hello) {
-        renderer?.destroy();
         timeline?.destroy();
+        history?.destroy();
         unbindSpace();
-        rendererRefs = new Set();
-        rendererErrors = [];
-        renderer = createRenderer();
+        lastHello = hello;
         stage.removeAttribute("aria-busy");
-        renderer.mount(stage, hello, {
-          metrics: metricsEl,
-          send(action, args) {
-            if (lock) {
-              // a click on the drawing while someone else drives: say why, send nothing
-              const ref = socket.nextRef();
-              rendererRefs.add(ref);
-              const refusal = { type: "error", code: "not_your_turn", message: lock, ref };
-              queueMicrotask(() => socket.callbacks.onError(refusal));
-              return ref;
-            }
-            const ref = socket.send(action, args);
-            if (ref) rendererRefs.add(ref);
-            return ref;
-          },
-          onError(handler) {
-            rendererErrors.push(handler);
-          },
-        });
-        controls = createControls(
-          controlsEl,
-          hello.declaration,
-          (action, args) => socket.send(action, args),
-          { quick: quickEl },
-        );
+        mountRenderer(hello);
+        controls = createControls(controlsEl, hello.declaration, userSend, { quick: quickEl });
         controls.refresh(hello.snapshot);
-        timeline = timelineEl
-          ? createTimeline(timelineEl, hello.declaration, (a, args) => socket.send(a, args))
-          : null;
+        timeline = timelineEl ? createTimeline(timelineEl, hello.declaration, userSend) : null;
         timeline?.update(hello.snapshot);
+        history = historyEl
+          ? createHistoryBar(historyEl, {
+              send: (action, args) => socket.send(action, args),
+              getLink,
+              clocked: Boolean(timeline),
+            })
+          : null;
+        history?.update(hello.timeline);
         unbindSpace = timeline?.bindSpace(stage) ?? (() => {});
-        root.dataset.seq = String(hello.seq);
+        markMoment(hello);
         root.dataset.room = hello.room;
         root.dataset.kind = hello.kind ?? "private";
         classroom.hello(hello);
@@ -122,18 +168,39 @@ async function boot() {
         // Only an action of ours that went through clears an old error: a playing lab
         // sends frames ten times a second, which would hide it before anyone reads it.
         if (frame.ref) generalError.hidden = true;
-        rendererRefs.delete(frame.ref);
-        renderer.update(frame);
+        if (frame.action?.name === "seek") {
+          // another moment: draw it from scratch, as on a hello
+          mountRenderer({ ...lastHello, ...frame });
+        } else {
+          rendererRefs.delete(frame.ref);
+          renderer.update({ ...frame, snapshot: viewOf(frame.snapshot, frame.timeline) });
+        }
         controls?.refresh(frame.snapshot);
         controls?.acknowledge(frame.ref);
         timeline?.update(frame.snapshot, frame);
-        narrator.say(renderer.describe(frame.events ?? []), { seq: frame.seq });
-        root.dataset.seq = String(frame.seq);
+        history?.update(frame.timeline, frame);
+        const events = frame.events ?? [];
+        narrator.say(
+          [
+            ...(history?.describe(events) ?? []),
+            ...renderer.describe(events.filter((e) => !TIMELINE_EVENTS.has(e.type))),
+          ],
+          { seq: frame.seq },
+        );
+        markMoment(frame);
+      },
+      onLinkRefused(error) {
+        linkNotice.textContent = fmt(
+          t("This link could not be opened: %(message)s Here is the lab fresh."),
+          { message: sentence(error.message || error.code) },
+        );
+        linkNotice.hidden = false;
       },
       onError(error) {
         if (classroom.showError(error)) return;
         if (controls?.showError(error)) return;
         if (timeline?.showError(error)) return;
+        if (history?.showError(error)) return;
         if (rendererRefs.delete(error.ref) && rendererErrors.some((handler) => handler(error))) {
           return;
         }
@@ -148,6 +215,11 @@ async function boot() {
       },
     },
   });
+  function getLink(fork) {
+    return socket.request("get_link", fork === null ? {} : { fork });
+  }
+  const shareEl = document.getElementById("share");
+  if (shareEl) createShare(shareEl, { getLink });
   classroom = createClassroom(
     socket,
     {
@@ -160,6 +232,17 @@ async function boot() {
     { slug: root.dataset.lab, onLock: applyLock, showGeneralError },
   );
   socket.connect();
+}
+
+// Events the history bar puts into words (history-bar.js), not the lab's renderer.
+const TIMELINE_EVENTS = new Set(["seeked", "forked"]);
+
+/** A sentence ends with a full stop (the server's messages are lower-case clauses). */
+function sentence(text) {
+  const words = String(text).trim();
+  if (!words) return words;
+  const first = words[0].toUpperCase() + words.slice(1);
+  return /[.!?…]$/.test(first) ? first : `${first}.`;
 }
 
 boot().catch((error) => {

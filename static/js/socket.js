@@ -3,6 +3,11 @@
  * drop (exponential backoff with jitter), drop stale frames, and hand messages to callbacks.
  * It can join a given room (a class, with a display name), switch rooms (a private
  * branch and back) and send the class messages (claim_host, control, ask, ...).
+ *
+ * A page opened from a link (`#link=...`) asks for the link's room (`open_link`) as soon as
+ * the first hello arrives and shows nothing before the answer: the link's hello, or (the
+ * link refused) the fresh room's hello, after `onLinkRefused(error)`. The link is opened
+ * once: a reconnect resumes the room it made.
  */
 
 import { t } from "./i18n.js";
@@ -17,7 +22,7 @@ export class LabSocket {
    * `wsPath` like "/ws/labs/hash-placement/"; `seed` is used for a brand-new room, `room`
    * joins an existing one (a class), `name` is the display name a class shows.
    */
-  constructor(wsPath, { seed = 0, room = null, name = "", callbacks = {} } = {}) {
+  constructor(wsPath, { seed = 0, room = null, name = "", link = null, callbacks = {} } = {}) {
     this.wsPath = wsPath;
     this.seed = seed;
     this.callbacks = callbacks;
@@ -32,6 +37,9 @@ export class LabSocket {
     this.ws = null;
     this.retryTimer = null;
     this.stopped = false;
+    this.link = link; // a link to open once the socket is greeted (then null)
+    this.opening = null; // {ref, held}: open_link sent, the fresh room's hello kept
+    this.asked = new Map(); // ref → {resolve, reject}: requests that expect an answer
   }
 
   /** Open the connection (a new room, or a resumed one if we already had a room). */
@@ -73,6 +81,8 @@ export class LabSocket {
     this.member = null;
     this.snapshot = null;
     this.attempt = 0;
+    this.link = null;
+    this.opening = null;
     this.connect();
   }
 
@@ -93,6 +103,18 @@ export class LabSocket {
     const ref = this.nextRef();
     this.write({ ...fields, type, ref });
     return ref;
+  }
+
+  /**
+   * Send a message that the server answers with a message of its own carrying the same
+   * ref (`get_link` → `link`): a promise of that answer, rejected with the `error`.
+   */
+  request(type, fields = {}) {
+    const ref = this.nextRef();
+    return new Promise((resolve, reject) => {
+      this.asked.set(ref, { resolve, reject });
+      this.write({ ...fields, type, ref });
+    });
   }
 
   /** Ask the server for a pong; returns the ref used. */
@@ -116,7 +138,7 @@ export class LabSocket {
 
   write(message) {
     if (this.ws?.readyState !== WebSocket.OPEN) {
-      this.emit("onError", {
+      this.error({
         type: "error",
         code: "not_connected",
         message: t("Not connected, so nothing was sent. Reconnecting…"),
@@ -138,9 +160,29 @@ export class LabSocket {
     if (handler) handler(this, message);
   }
 
+  /** An error: the answer to a request of ours, or one for the callbacks. */
+  error(message) {
+    const waiting = this.asked.get(message.ref);
+    if (waiting) {
+      this.asked.delete(message.ref);
+      waiting.reject(message);
+      return;
+    }
+    this.emit("onError", message);
+  }
+
   closed(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
+    for (const ref of [...this.asked.keys()]) {
+      this.error({ type: "error", code: "not_connected", message: t("The connection dropped."), ref });
+    }
+    if (this.opening) {
+      // dropped before the link was answered: start afresh and ask for it again
+      this.opening = null;
+      this.room = null;
+      this.greeted = false;
+    }
     if (this.stopped) return;
     // 4400/4403/4404: the server refused us for good (a bad name, a full room, too many
     // wrong secrets, no such lab); trying again would be refused again.
@@ -179,8 +221,40 @@ function onHello(socket, message) {
   socket.snapshot = message.snapshot ?? null;
   socket.greeted = true;
   socket.attempt = 0;
+  if (socket.link !== null && socket.opening === null) {
+    // a page opened from a link: ask for the link's room before anyone can act here,
+    // and keep this fresh room's hello in case the link is refused
+    socket.opening = { ref: socket.nextRef(), held: message };
+    socket.write({ type: "open_link", ref: socket.opening.ref, link: socket.link });
+    return;
+  }
+  if (socket.opening !== null) {
+    socket.opening = null; // the link's room: opened once, a reconnect resumes it
+    socket.link = null;
+  }
   socket.status("open");
   socket.emit("onHello", message);
+}
+
+function onError(socket, message) {
+  const opening = socket.opening;
+  if (opening && message.ref === opening.ref) {
+    // the link was refused: say why, then show the fresh room we are still in
+    socket.opening = null;
+    socket.link = null;
+    socket.emit("onLinkRefused", message);
+    socket.status("open");
+    socket.emit("onHello", opening.held);
+    return;
+  }
+  socket.error(message);
+}
+
+function onAnswer(socket, message) {
+  const waiting = socket.asked.get(message.ref);
+  if (!waiting) return;
+  socket.asked.delete(message.ref);
+  waiting.resolve(message);
 }
 
 function onResumed(socket, message) {
@@ -227,7 +301,8 @@ const HANDLERS = {
   hello: onHello,
   resumed: onResumed,
   frame: onFrame,
-  error: (socket, message) => socket.emit("onError", message),
+  error: onError,
+  link: onAnswer,
   presence: (socket, message) => socket.emit("onPresence", message),
   pong: (socket, message) => socket.emit("onPong", message),
   ...Object.fromEntries(

@@ -3,6 +3,9 @@
  * "timeline" (play, pause, step, set_speed): one Play toggle, Step, a Speed select, the
  * virtual clock, and a line that says whether time is running, paused, or standing still
  * because nothing is scheduled. It redraws from `snapshot.playback` on every frame.
+ * It is the "Time" row of the playback panel (simulated time); the "History" row beside
+ * it (history-bar.js) moves through the actions instead. While the history's cursor is in
+ * the past, time waits (the room clock does not tick there): `setPast(true)` says so.
  */
 
 import { fmt, num, t } from "./i18n.js";
@@ -24,6 +27,7 @@ export function createTimeline(container, declaration, send) {
   let playback = null;
   let enabled = true;
   let locked = null; // why the bar is off (a class someone else drives), or null
+  let past = false; // the history's cursor is in the past: time waits
 
   // One button whose words say what it will do ("Play" or "Pause"): on a projector
   // the label must match the icon, so it changes with the state (no aria-pressed).
@@ -47,6 +51,11 @@ export function createTimeline(container, declaration, send) {
     const choice = speed.choices[speed.select.selectedIndex];
     if (choice) act("set_speed", { [speed.param]: choice.value }, "speed");
   });
+  const title = document.createElement("h2");
+  title.className = "bar-title";
+  title.id = "timeline-title";
+  title.textContent = t("Time");
+  container.setAttribute("aria-labelledby", title.id);
   const clock = document.createElement("p");
   clock.className = "timeline-clock";
   clock.setAttribute("role", "timer");
@@ -64,7 +73,7 @@ export function createTimeline(container, declaration, send) {
   buttons.className = "timeline-buttons";
   buttons.append(...[playButton, stepButton].filter(Boolean));
   container.replaceChildren(
-    ...[buttons, speed?.element, clock, state, error, lockNote].filter(Boolean),
+    ...[title, buttons, speed?.element, clock, state, error, lockNote].filter(Boolean),
   );
 
   function act(action, args, purpose = action) {
@@ -112,11 +121,16 @@ export function createTimeline(container, declaration, send) {
       }
       const text = fmt(t("t = %(ms)s ms"), { ms: num(playback.now_ms ?? 0) });
       if (clock.textContent !== text) clock.textContent = text;
-      const [key, words] = describeState(playback);
+      const [key, words] = describeState(playback, past);
       if (state.dataset.state !== key) {
         state.dataset.state = key;
         state.textContent = words;
       }
+    },
+    /** Whether the history's cursor is in the past (the room's clock then waits). */
+    setPast(inPast) {
+      past = Boolean(inPast);
+      if (playback) this.update({ playback });
     },
     /** Show a refused timeline action; false when the error is not ours. */
     showError(problem) {
@@ -178,7 +192,8 @@ export function createTimeline(container, declaration, send) {
   };
 }
 
-function describeState(playback) {
+function describeState(playback, past = false) {
+  if (past) return ["past", t("Time waits while you look at the past.")];
   const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
   if (!playback.playing) return ["paused", t("Paused.")];
   if (idle) return ["idle", t("Nothing is scheduled, so time stands still until you act.")];

@@ -1,0 +1,375 @@
+/**
+ * The history bar of every lab: where the room's timeline cursor is among the actions of
+ * its current branch (hello's and every frame's `timeline`: {cursor, length, forks}), and
+ * the means to move it. Moving it is an action like any other, `seek {to}`:
+ *
+ * - a scrubber (a range input from 0 to the length): arrows step, Home and End jump, a
+ *   drag sends at most five seeks a second and one more where it is let go;
+ * - Step back and Step forward (seek cursor − 1, cursor + 1);
+ * - "n of N actions";
+ * - for a lab without a clock, Replay: back to the start if at the end, then one action
+ *   forward every 0.7 s until the end or until the user does anything else;
+ * - while the cursor is in the past, a note that acting starts a new branch; after a fork,
+ *   a sentence saying so, and the earlier branches (`timeline.forks`) with a "Copy link"
+ *   each (`get_link` with the fork's index).
+ */
+
+import { button, el } from "./classroom/dom.js";
+import { fmt, num, t, tn } from "./i18n.js";
+import { createCopyResult } from "./share.js";
+
+const DRAG_SEEK_MS = 200; // at most five seeks a second while dragging
+const REPLAY_STEP_MS = 700;
+
+/**
+ * Build the bar in `container`. `send(action, args)` returns a ref; `getLink(fork)`
+ * resolves to a `link` answer; `clocked` says the lab has its own Play (so no Replay).
+ */
+export function createHistoryBar(container, { send, getLink, clocked = false }) {
+  let timeline = { cursor: 0, length: 0, forks: [] };
+  let locked = null;
+  let enabled = true;
+  let dragging = false;
+  let lastSent = null; // the target of our last seek still on its way
+  let throttle = null;
+  let replaying = null; // the replay's timer, or null
+  const seeks = new Set(); // refs of our seeks not yet answered
+  let branchesOpen = false;
+
+  const title = el("h2", { className: "bar-title", text: t("History"), attrs: { id: "history-title" } });
+  const back = button(t("Step back"), "button button-quiet history-back");
+  back.prepend(arrow("back"));
+  const forward = button(t("Step forward"), "button button-quiet history-forward");
+  forward.append(arrow("forward"));
+  const scrubber = el("input", {
+    className: "history-scrubber",
+    attrs: {
+      id: "history-scrubber",
+      type: "range",
+      min: 0,
+      max: 0,
+      step: 1,
+      value: 0,
+      "aria-label": t("Moment in the history"),
+    },
+  });
+  const readout = el("p", { className: "history-readout", attrs: { id: "history-readout" } });
+  const replay = clocked ? null : button(t("Replay"), "button button-quiet history-replay");
+  if (replay) {
+    replay.title = t("Watch what happened again, one action at a time.");
+    replay.setAttribute("aria-pressed", "false");
+  }
+  const track = el("div", { className: "history-track" }, back, scrubber, forward);
+  const main = el("div", { className: "history-main" }, title, track, readout, replay);
+  const past = el("p", {
+    className: "history-past",
+    text: t(
+      "You are looking at the past: acting now starts a new branch; the current one stays reachable by its link.",
+    ),
+  });
+  past.hidden = true;
+  const forked = el("p", { className: "history-forked", attrs: { role: "status" } });
+  forked.hidden = true;
+  const branchList = el("ul", { className: "history-branch-list" });
+  const branchSummary = el("summary", {});
+  const branches = el("details", { className: "history-branches" }, branchSummary, branchList);
+  branches.hidden = true;
+  branches.addEventListener("toggle", () => {
+    branchesOpen = branches.open;
+  });
+  const error = el("p", { className: "timeline-error", attrs: { role: "alert" } });
+  error.hidden = true;
+  const lockNote = el("p", { className: "locked-note", attrs: { id: "history-locked-note" } });
+  lockNote.hidden = true;
+  container.replaceChildren(main, past, forked, branches, error, lockNote);
+  container.hidden = false;
+  container.setAttribute("aria-labelledby", title.id);
+
+  // -- sending --------------------------------------------------------------------------
+
+  function seek(to, { fromReplay = false } = {}) {
+    if (!enabled || locked) return null;
+    if (!fromReplay) stopReplay();
+    const target = Math.max(0, Math.min(timeline.length, to));
+    if (target === where()) return null;
+    error.hidden = true;
+    const ref = send("seek", { to: target });
+    if (ref) {
+      seeks.add(ref);
+      lastSent = target;
+    }
+    return ref;
+  }
+
+  /** Where the cursor is, or is about to be (our last seek on its way). */
+  function where() {
+    return seeks.size && lastSent !== null ? lastSent : timeline.cursor;
+  }
+
+  back.addEventListener("click", () => {
+    if (back.getAttribute("aria-disabled") === "true") return;
+    seek(where() - 1);
+  });
+  forward.addEventListener("click", () => {
+    if (forward.getAttribute("aria-disabled") === "true") return;
+    seek(where() + 1);
+  });
+
+  // The scrubber: a drag sends now and then; letting go (or a key) sends where it is.
+  scrubber.addEventListener("pointerdown", () => {
+    dragging = true;
+    stopReplay();
+  });
+  const release = () => {
+    if (!dragging) return;
+    dragging = false;
+    sendScrubber();
+  };
+  scrubber.addEventListener("pointerup", release);
+  scrubber.addEventListener("pointercancel", release);
+  scrubber.addEventListener("input", () => {
+    if (locked || !enabled) {
+      scrubber.value = String(where());
+      return;
+    }
+    showReadout(Number(scrubber.value));
+    if (!dragging) return; // a key: "change" follows at once
+    if (throttle === null) {
+      sendScrubber();
+      throttle = setTimeout(() => {
+        throttle = null;
+        if (dragging) sendScrubber();
+      }, DRAG_SEEK_MS);
+    }
+  });
+  scrubber.addEventListener("change", () => {
+    if (locked || !enabled) {
+      scrubber.value = String(where());
+      return;
+    }
+    dragging = false;
+    sendScrubber();
+  });
+
+  function sendScrubber() {
+    seek(Number(scrubber.value));
+  }
+
+  // -- replay -----------------------------------------------------------------------------
+
+  replay?.addEventListener("click", () => {
+    if (replay.getAttribute("aria-disabled") === "true") return;
+    if (replaying !== null) {
+      stopReplay();
+      return;
+    }
+    if (!enabled || locked || timeline.length === 0) return;
+    replaying = setInterval(replayStep, REPLAY_STEP_MS);
+    replay.setAttribute("aria-pressed", "true");
+    replay.textContent = t("Stop replay");
+    if (timeline.cursor >= timeline.length) seek(0, { fromReplay: true });
+    else replayStep();
+  });
+
+  function replayStep() {
+    if (replaying === null) return;
+    if (seeks.size) return; // wait for the last step to be drawn
+    if (timeline.cursor >= timeline.length) {
+      stopReplay();
+      return;
+    }
+    seek(timeline.cursor + 1, { fromReplay: true });
+  }
+
+  function stopReplay() {
+    if (replaying === null) return;
+    clearInterval(replaying);
+    replaying = null;
+    if (replay) {
+      replay.setAttribute("aria-pressed", "false");
+      replay.textContent = t("Replay");
+    }
+  }
+
+  // -- drawing ----------------------------------------------------------------------------
+
+  function showReadout(cursor) {
+    const text =
+      timeline.length === 0
+        ? t("No actions yet")
+        : fmt(tn("%(n)s of %(total)s action", "%(n)s of %(total)s actions", timeline.length), {
+            n: num(cursor),
+            total: num(timeline.length),
+          });
+    if (readout.textContent !== text) readout.textContent = text;
+    scrubber.setAttribute("aria-valuetext", text);
+  }
+
+  function draw() {
+    const { cursor, length } = timeline;
+    if (scrubber.max !== String(length)) scrubber.max = String(length);
+    if (!dragging && !seeks.size && scrubber.value !== String(cursor)) {
+      scrubber.value = String(cursor);
+    }
+    const shown = dragging || seeks.size ? Number(scrubber.value) : cursor;
+    showReadout(shown);
+    scrubber.style.setProperty("--fill", length ? `${(shown / length) * 100}%` : "0%");
+    const off = Boolean(locked) || !enabled;
+    setOff(back, off || where() <= 0, locked);
+    setOff(forward, off || where() >= length, locked);
+    if (replay) setOff(replay, off || length === 0, locked);
+    scrubber.setAttribute("aria-disabled", String(off));
+    if (locked) scrubber.setAttribute("aria-describedby", lockNote.id);
+    else scrubber.removeAttribute("aria-describedby");
+    scrubber.disabled = !enabled;
+    past.hidden = cursor >= length;
+    container.dataset.past = String(cursor < length);
+    drawBranches();
+  }
+
+  function drawBranches() {
+    const forks = timeline.forks ?? [];
+    branches.hidden = forks.length === 0;
+    const key = JSON.stringify(forks);
+    if (branches.dataset.key === key) return;
+    branches.dataset.key = key;
+    branchSummary.textContent = fmt(
+      tn("Earlier branch (%(n)s)", "Earlier branches (%(n)s)", forks.length),
+      { n: num(forks.length) },
+    );
+    // the newest first: the one just left behind is the one people look for
+    const items = forks
+      .map((fork, index) => ({ fork, index }))
+      .reverse()
+      .map(({ fork, index }) => {
+        const words = el("span", {
+          className: "history-branch-words",
+          text: fmt(
+            tn(
+              "Left at action %(at)s: %(n)s action in all",
+              "Left at action %(at)s: %(n)s actions in all",
+              fork.length,
+            ),
+            { at: num(fork.at), n: num(fork.length) },
+          ),
+        });
+        const copy = button(t("Copy link"), "button button-quiet history-branch-copy");
+        copy.setAttribute("aria-describedby", `history-branch-${index}`);
+        words.id = `history-branch-${index}`;
+        const item = el("li", { className: "history-branch" }, words, copy);
+        const result = createCopyResult(item);
+        copy.addEventListener("click", () => result.copy(() => getLink(index)));
+        return item;
+      });
+    branchList.replaceChildren(...items);
+    branches.open = branchesOpen;
+  }
+
+  draw();
+
+  return {
+    /** Redraw from a hello's or a frame's `timeline`; `frame.ref` answers our seek. */
+    update(next, frame = null) {
+      if (next) timeline = { cursor: next.cursor, length: next.length, forks: next.forks ?? [] };
+      if (frame?.ref && seeks.delete(frame.ref) && !seeks.size) lastSent = null;
+      const fork = (frame?.events ?? []).find((e) => e.type === "forked");
+      if (fork) {
+        stopReplay();
+        forked.textContent = describeFork(fork);
+        forked.hidden = false;
+        branchesOpen = true;
+      } else if (frame?.action?.name === "seek") {
+        forked.hidden = true;
+      }
+      draw();
+    },
+    /** Show a refused seek; false when the error is not ours. */
+    showError(problem) {
+      if (!seeks.delete(problem.ref)) return false;
+      if (!seeks.size) lastSent = null;
+      stopReplay();
+      error.textContent = fmt(t("Not applied: %(message)s"), {
+        message: problem.message || problem.code,
+      });
+      error.hidden = false;
+      draw();
+      return true;
+    },
+    /** Off with the reason (a class someone else drives), or on with null. */
+    setLocked(reason) {
+      locked = reason || null;
+      if (locked) stopReplay();
+      lockNote.textContent = locked ?? "";
+      lockNote.hidden = !locked;
+      draw();
+    },
+    /** Disable or enable the bar (e.g. while disconnected). */
+    setEnabled(on) {
+      enabled = on;
+      if (!on) {
+        stopReplay();
+        seeks.clear();
+        lastSent = null;
+      }
+      draw();
+    },
+    /** The user did something else: a replay stops. */
+    stopReplay,
+    /** Sentences for the narrator about a frame's timeline events. */
+    describe(events) {
+      return events.map((e) => {
+        if (e.type === "seeked") return describeSeek(e, timeline.length);
+        if (e.type === "forked") {
+          return t("A new branch started here; the one it left is kept as an earlier branch.");
+        }
+        return null;
+      });
+    },
+    destroy() {
+      stopReplay();
+      clearTimeout(throttle);
+      container.replaceChildren();
+    },
+  };
+}
+
+/** The words for a fork. */
+export function describeFork(event) {
+  return fmt(
+    tn(
+      "You acted in the past, so a new branch started after action %(at)s. The %(n)s action that came after it is kept as an earlier branch: copy its link below.",
+      "You acted in the past, so a new branch started after action %(at)s. The %(n)s actions that came after it are kept as an earlier branch: copy its link below.",
+      event.left_behind,
+    ),
+    { at: num(event.at), n: num(event.left_behind) },
+  );
+}
+
+function describeSeek(event, length) {
+  if (event.to === 0) return t("Back at the start, before any action.");
+  if (event.to >= length) {
+    return fmt(t("At the latest moment: action %(n)s."), { n: num(event.to) });
+  }
+  return fmt(t("Showing the moment after action %(n)s of %(total)s."), {
+    n: num(event.to),
+    total: num(length),
+  });
+}
+
+function setOff(element, off, reason) {
+  element.setAttribute("aria-disabled", String(off));
+  if (off && reason) element.setAttribute("aria-describedby", "history-locked-note");
+  else element.removeAttribute("aria-describedby");
+}
+
+function arrow(direction) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.classList.add("history-icon");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", direction === "back" ? "M3 2.5h2v11H3zM14 2.5v11L6 8z" : "M13 2.5h-2v11h2zM2 2.5v11L10 8z");
+  svg.append(path);
+  return svg;
+}
