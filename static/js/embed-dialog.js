@@ -1,0 +1,285 @@
+/**
+ * The "Embed" dialog of a lab page: choose the embed's options, see the <iframe> snippet
+ * for this moment of the lab, copy it. The moment is the room's link, asked for with
+ * `getLink(null)` (a promise of the server's `link` answer, as share.js's) each time the
+ * dialog opens, and again with "Use this moment" after the lab has moved on.
+ *
+ * Mount it beside "Copy link":
+ *
+ *   const share = createShare(shareEl, { getLink });
+ *   mountEmbedDialog(share, { getLink, slug: root.dataset.lab, title, clocked });
+ *
+ * or anywhere with `createEmbedDialog({getLink, slug, title, clocked})`, which returns
+ * `{trigger, dialog, open()}` to place yourself. `title` (the iframe's accessible name)
+ * defaults to the page's h1; `clocked` (a boolean, or a function asked when the dialog
+ * opens) offers "Start playing". The options are the query parameters of
+ * /embed/<slug>/ (playground/embeds.py, docs/embedding.md).
+ */
+
+import { button, copyText, el } from "./classroom/dom.js";
+import { fmt, num, t } from "./i18n.js";
+
+// Longer than this, some chat and docs tools cut a URL (playground/links.py).
+const SHORT_LINK_CHARS = 2000;
+// The sizes oEmbed proposes (playground/embeds.py): a docs column wide, tall enough for
+// the drawing and the controls under it.
+const DEFAULT_WIDTH = 800;
+const DEFAULT_HEIGHTS = { "hash-placement": 720, quorum: 640, "partition-cap": 640 };
+const SHORT_HEIGHT = 520;
+const DEFAULTS = { mode: "interactive", controls: true, narrative: false, autoplay: false, theme: "light" };
+
+/** Escape text for an HTML attribute value in double quotes. */
+export function escapeAttribute(text) {
+  return String(text)
+    .replaceAll("&", "&amp;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;");
+}
+
+/** The embed's address: /embed/<slug>/ with the options that differ from the defaults. */
+export function embedUrl({ origin, slug, link, options = {} }) {
+  const params = new URLSearchParams();
+  const chosen = { ...DEFAULTS, ...options };
+  if (chosen.mode !== DEFAULTS.mode) params.set("mode", chosen.mode);
+  for (const flag of ["controls", "narrative", "autoplay"]) {
+    if (Boolean(chosen[flag]) !== DEFAULTS[flag]) params.set(flag, chosen[flag] ? "1" : "0");
+  }
+  if (chosen.theme !== DEFAULTS.theme) params.set("theme", chosen.theme);
+  const query = params.toString();
+  const path = `/embed/${encodeURIComponent(slug)}/`;
+  const fragment = link ? `#link=${encodeURIComponent(link)}` : "";
+  return `${origin}${path}${query ? `?${query}` : ""}${fragment}`;
+}
+
+/** The height an embed needs by default (the controls take room under the drawing). */
+export function defaultHeight(slug, controls) {
+  return controls ? (DEFAULT_HEIGHTS[slug] ?? 640) : SHORT_HEIGHT;
+}
+
+/** The <iframe> snippet for a docs page; every value is escaped. */
+export function embedSnippet({ origin, slug, link, options = {}, width, height, title }) {
+  const src = embedUrl({ origin, slug, link, options });
+  return (
+    `<iframe src="${escapeAttribute(src)}" width="${escapeAttribute(width)}" ` +
+    `height="${escapeAttribute(height)}" title="${escapeAttribute(title)}" loading="lazy" ` +
+    `style="border:0;max-width:100%" allow="clipboard-write"></iframe>`
+  );
+}
+
+let dialogCount = 0;
+
+/** The dialog's styles live in embed.css (beside the embed page's): load it once. */
+function ensureStyles() {
+  const href = new URL("../css/embed.css", import.meta.url).href;
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return;
+  if (document.querySelector("link[data-embed-styles]")) return;
+  const link = el("link", { attrs: { rel: "stylesheet", href, "data-embed-styles": true } });
+  document.head.append(link);
+}
+
+/**
+ * The dialog and its trigger. `getLink(fork)` resolves to `{link, chars}`; `title` names
+ * the iframe for screen readers; `clocked` offers "Start playing" (labs on the clock).
+ */
+export function createEmbedDialog({ getLink, slug, title = "", clocked = true }) {
+  ensureStyles();
+  dialogCount += 1;
+  const id = `embed-dialog-${dialogCount}`;
+  const trigger = button(t("Embed"), "button button-quiet embed-trigger", {
+    "aria-haspopup": "dialog",
+    "aria-controls": id,
+  });
+  trigger.title = t("An <iframe> of this moment of the lab, for a docs page or a course site.");
+  title = title || document.querySelector("h1")?.textContent?.trim() || "";
+  const heading = el("h2", { text: t("Embed this lab"), attrs: { id: `${id}-title` } });
+  const dialog = el("dialog", {
+    className: "embed-dialog",
+    attrs: { id, "aria-labelledby": `${id}-title` },
+  });
+
+  const state = { ...DEFAULTS, width: DEFAULT_WIDTH, height: defaultHeight(slug, true) };
+  let heightTouched = false;
+  let link = null;
+
+  function radios(name, legend, choices) {
+    const fieldset = el("fieldset", { className: "embed-choice" }, el("legend", { text: legend }));
+    for (const [value, label] of choices) {
+      const input = el("input", {
+        attrs: { type: "radio", name: `${id}-${name}`, value, checked: state[name] === value },
+      });
+      input.addEventListener("change", () => {
+        state[name] = value;
+        render();
+      });
+      fieldset.append(el("label", { className: "embed-option" }, input, el("span", { text: label })));
+    }
+    return fieldset;
+  }
+
+  function checkbox(name, label, help = "") {
+    const input = el("input", { attrs: { type: "checkbox", checked: state[name] } });
+    input.dataset.option = name;
+    input.addEventListener("change", () => {
+      state[name] = input.checked;
+      if (name === "controls" && !heightTouched) {
+        state.height = defaultHeight(slug, state.controls);
+        heightInput.value = String(state.height);
+      }
+      render();
+    });
+    const label_ = el("label", { className: "embed-option" }, input, el("span", { text: label }));
+    if (help) label_.append(el("small", { className: "help", text: help }));
+    return label_;
+  }
+
+  function sizeField(name, label) {
+    const input = el("input", {
+      attrs: {
+        type: "number",
+        inputmode: "numeric",
+        min: name === "width" ? 240 : 200,
+        max: 4000,
+        step: 10,
+        value: state[name],
+        id: `${id}-${name}`,
+      },
+    });
+    input.addEventListener("input", () => {
+      const value = Number.parseInt(input.value, 10);
+      if (Number.isFinite(value) && value >= 100 && value <= 4000) {
+        state[name] = value;
+        if (name === "height") heightTouched = true;
+        render();
+      }
+    });
+    return [el("div", { className: "field embed-size" }, el("label", { text: label, attrs: { for: input.id } }), input), input];
+  }
+
+  const modes = radios("mode", t("Readers can"), [
+    ["interactive", t("Try things (interactive)")],
+    ["readonly", t("Only look (read-only)")],
+  ]);
+  const themes = radios("theme", t("Theme"), [
+    ["light", t("Light")],
+    ["dark", t("Dark")],
+  ]);
+  const shows = el(
+    "fieldset",
+    { className: "embed-choice" },
+    el("legend", { text: t("Show") }),
+    checkbox("controls", t("The controls")),
+    checkbox("narrative", t("The guide")),
+    checkbox("autoplay", t("Start playing"), t("Interactive embeds only: read-only ones stay paused.")),
+  );
+  const autoplayOption = shows.lastElementChild;
+  const [widthField] = sizeField("width", t("Width (px)"));
+  const [heightField, heightInput] = sizeField("height", t("Height (px)"));
+  const sizes = el("div", { className: "embed-sizes" }, widthField, heightField);
+
+  const code = el("textarea", {
+    className: "embed-code",
+    attrs: { readonly: true, rows: 4, spellcheck: "false", id: `${id}-code` },
+  });
+  code.addEventListener("focus", () => code.select());
+  const codeLabel = el("label", { text: t("The snippet to paste"), attrs: { for: code.id } });
+  const note = el("p", { className: "embed-note", attrs: { role: "status" } });
+  const copy = button(t("Copy the snippet"), "button embed-copy");
+  const refresh = button(t("Use this moment"), "button button-quiet embed-refresh");
+  refresh.title = t("Make the snippet again from what the lab shows now.");
+  const close = button(t("Close"), "button button-quiet embed-close");
+  const result = el("p", { className: "copy-result embed-result", attrs: { role: "status" } });
+
+  dialog.append(
+    el("div", { className: "embed-dialog-head" }, heading, close),
+    el("form", { className: "embed-form", attrs: { method: "dialog" } }, modes, shows, themes, sizes),
+    codeLabel,
+    code,
+    note,
+    el("div", { className: "embed-actions" }, copy, refresh),
+    result,
+  );
+
+  function render() {
+    if (link === null) {
+      code.value = "";
+      return;
+    }
+    code.value = embedSnippet({
+      origin: location.origin,
+      slug,
+      link,
+      options: state,
+      width: state.width,
+      height: state.height,
+      title,
+    });
+    const chars = embedUrl({ origin: location.origin, slug, link, options: state }).length;
+    note.textContent =
+      chars > SHORT_LINK_CHARS
+        ? fmt(
+            t("The address is %(chars)s characters: longer than 2,000, some docs tools may cut it. Step back to an earlier moment for a shorter one."),
+            { chars: num(chars) },
+          )
+        : fmt(t("The address is %(chars)s characters."), { chars: num(chars) });
+    note.dataset.long = String(chars > SHORT_LINK_CHARS);
+  }
+
+  async function fetchLink() {
+    note.textContent = t("Making the link…");
+    copy.disabled = true;
+    try {
+      const answer = await getLink(null);
+      link = answer.link;
+      copy.disabled = false;
+      render();
+    } catch (error) {
+      link = null;
+      render();
+      note.textContent = fmt(t("No link: %(message)s"), {
+        message: error?.message || error?.code || t("try again"),
+      });
+    }
+  }
+
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(code.value);
+    result.textContent = ok ? t("Snippet copied.") : t("Could not copy: select the snippet and copy it.");
+    if (!ok) {
+      code.focus();
+      code.select();
+    }
+  });
+  refresh.addEventListener("click", fetchLink);
+  close.addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => {
+    result.textContent = "";
+    trigger.setAttribute("aria-expanded", "false");
+    trigger.focus();
+  });
+  // a click on the backdrop (outside the box) closes it, as Escape does
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog) dialog.close();
+  });
+
+  function open() {
+    // "Start playing" is for labs on the clock (`clocked` may be known only after hello)
+    const onClock = typeof clocked === "function" ? clocked() : Boolean(clocked);
+    autoplayOption.hidden = !onClock;
+    if (!onClock) state.autoplay = false;
+    if (!dialog.open) dialog.showModal();
+    trigger.setAttribute("aria-expanded", "true");
+    fetchLink();
+  }
+  trigger.setAttribute("aria-expanded", "false");
+  trigger.addEventListener("click", open);
+
+  return { trigger, dialog, open, state };
+}
+
+/** Put the "Embed" button beside share.js's "Copy link" (`share.addPanel`). */
+export function mountEmbedDialog(share, options) {
+  const parts = createEmbedDialog(options);
+  share.addPanel(parts.trigger, parts.dialog);
+  return parts;
+}
