@@ -8,8 +8,8 @@
  * - data-controls, data-narrative: "1" or "0" (the server leaves out what is hidden);
  * - data-autoplay: "1" sends `play` once, after the first hello, for a lab on the clock.
  *
- * The state comes from the fragment (#link=1.…), as on a lab page: the page sends it as
- * open_link and draws the hello that answers it, never the fresh room's hello first
+ * The state comes from the fragment (#link=1.…), as on a lab page: socket.js sends it as
+ * open_link and hands over the hello that answers it, never the fresh room's hello first
  * (no flash of the wrong state). A link the server refuses leaves the fresh lab drawn
  * with the reason. #lab gets data-drawn="1" in the animation frame after the first
  * drawing is mounted (benchmarks/embed_transfer.py waits for it) and data-state
@@ -19,18 +19,10 @@
 import { createControls } from "./controls.js";
 import { fmt, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
+import { linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
-
-/** The `link` in a fragment like "#link=1.abc" ("" when there is none). */
-export function linkFromHash(hash) {
-  try {
-    return new URLSearchParams(String(hash ?? "").replace(/^#/, "")).get("link") ?? "";
-  } catch {
-    return "";
-  }
-}
 
 /** Start the embed in `root` (#lab); resolves once the socket is opening. */
 export async function bootEmbed(root) {
@@ -48,9 +40,10 @@ export async function bootEmbed(root) {
   const status = createStatus(byId("connection-status"));
   const { createRenderer } = await import(rendererUrl);
 
-  const link = linkFromHash(location.hash);
+  const link = linkInAddress() ?? "";
   const openLink = byId("open-in-playground");
-  if (openLink && link) openLink.href = `${root.dataset.pageUrl}#link=${encodeURIComponent(link)}`;
+  const pageUrl = (moment) => `${root.dataset.pageUrl}#link=${encodeURIComponent(moment)}`;
+  if (openLink && link) openLink.href = pageUrl(link);
   const readonlyReason = t("This embed is read-only: open it in the playground to try things.");
 
   let renderer = null;
@@ -59,12 +52,8 @@ export async function bootEmbed(root) {
   let unbindSpace = () => {};
   let rendererRefs = new Set();
   let rendererErrors = [];
-  // the link's room: a hello from any other room (the fresh one, or a new one after the
-  // server lost ours) is answered with open_link, and drawn only if the link is refused
-  let linkRoom = null;
-  let linkRef = null;
-  let linkRefused = !link;
-  let heldHello = null;
+  let linkRefused = false;
+  let lastHello = null;
   let autoplayed = false;
 
   function showGeneralError(message) {
@@ -75,6 +64,13 @@ export async function bootEmbed(root) {
   // In a read-only embed nothing reaches the socket but open_link.
   const act = readonly ? () => null : (action, args) => socket.send(action, args);
 
+  // A lab in its past is shown paused: the room's clock does not run there (lab-page.js).
+  function viewOf(snapshot, where) {
+    const inPast = where && where.cursor < where.length;
+    if (!inPast || !snapshot?.playback?.playing) return snapshot;
+    return { ...snapshot, playback: { ...snapshot.playback, playing: false } };
+  }
+
   function draw(hello) {
     renderer?.destroy();
     controls?.destroy?.();
@@ -84,7 +80,7 @@ export async function bootEmbed(root) {
     rendererErrors = [];
     renderer = createRenderer();
     stage.removeAttribute("aria-busy");
-    renderer.mount(stage, hello, {
+    renderer.mount(stage, { ...hello, snapshot: viewOf(hello.snapshot, hello.timeline) }, {
       metrics: byId("metrics"),
       send(action, args) {
         if (readonly) {
@@ -134,6 +130,7 @@ export async function bootEmbed(root) {
 
   const socket = new LabSocket(wsPath, {
     seed: Number.parseInt(seed, 10) || 0,
+    link: link || null,
     callbacks: {
       onStatus(state) {
         status.set(state);
@@ -141,28 +138,28 @@ export async function bootEmbed(root) {
         timeline?.setEnabled(state === "open");
       },
       onHello(hello) {
-        if (linkRef !== null) {
-          // the answer to our open_link: the link's own room
-          linkRef = null;
-          linkRoom = hello.room;
-          heldHello = null;
-          root.dataset.state = "link";
-          draw(hello);
-          return;
-        }
-        if (!linkRefused && hello.room !== linkRoom) {
-          heldHello = hello;
-          linkRef = socket.message("open_link", { link });
-          return;
-        }
-        if (!root.dataset.state) root.dataset.state = link ? "bad-link" : "fresh";
+        lastHello = hello;
+        if (!root.dataset.state) root.dataset.state = !link ? "fresh" : linkRefused ? "bad-link" : "link";
         draw(hello);
       },
+      onLinkRefused(error) {
+        // the fresh room's hello follows: it is drawn, with the reason
+        linkRefused = true;
+        showGeneralError(
+          fmt(t("This link could not be opened, so the lab starts fresh: %(message)s"), {
+            message: error.message ?? error.code,
+          }),
+        );
+      },
       onFrame(frame) {
-        if (!renderer || heldHello) return;
+        if (!renderer) return;
         if (frame.ref) generalError.hidden = true;
         rendererRefs.delete(frame.ref);
-        renderer.update(frame);
+        if (frame.action?.name === "seek") {
+          draw({ ...lastHello, ...frame });
+          return;
+        }
+        renderer.update({ ...frame, snapshot: viewOf(frame.snapshot, frame.timeline) });
         controls?.refresh(frame.snapshot);
         controls?.acknowledge(frame.ref);
         timeline?.update(frame.snapshot, frame);
@@ -170,20 +167,6 @@ export async function bootEmbed(root) {
         root.dataset.seq = String(frame.seq);
       },
       onError(error) {
-        if (linkRef !== null && error.ref === linkRef) {
-          // the link was refused: show the fresh lab we held back, and why
-          linkRef = null;
-          linkRefused = true;
-          root.dataset.state = "bad-link";
-          showGeneralError(
-            fmt(t("This link could not be opened, so the lab starts fresh: %(message)s"), {
-              message: error.message ?? error.code,
-            }),
-          );
-          if (heldHello) draw(heldHello);
-          heldHello = null;
-          return;
-        }
         if (controls?.showError(error)) return;
         if (timeline?.showError(error)) return;
         if (rendererRefs.delete(error.ref) && rendererErrors.some((handler) => handler(error))) {
@@ -200,6 +183,21 @@ export async function bootEmbed(root) {
       },
     },
   });
+  // "Open in the playground" carries this moment: asked for when the link is pointed at
+  // or focused (a read-only embed sends nothing, so it keeps the moment it was opened at)
+  let linkedSeq = null;
+  async function refreshOpenLink() {
+    if (readonly || !openLink || root.dataset.seq === linkedSeq) return;
+    linkedSeq = root.dataset.seq;
+    try {
+      const answer = await socket.request("get_link", {});
+      openLink.href = pageUrl(answer.link);
+    } catch {
+      linkedSeq = null; // keep the older address; ask again next time
+    }
+  }
+  openLink?.addEventListener("pointerenter", refreshOpenLink);
+  openLink?.addEventListener("focus", refreshOpenLink);
   socket.connect();
   return socket;
 }

@@ -1,0 +1,278 @@
+"""Embeds on another site, in headless Chromium.
+
+docs/embed-example.html is served from a second loopback port (another origin), with its
+embeds' origin rewritten to the live daphne's. Its three iframes must show their labs
+at the chosen moments and work, each on its own; a page of that origin that frames a lab
+page is refused by the browser; a forged link never runs script; a read-only embed sends
+nothing but open_link; the Embed dialog makes a snippet for this moment.
+"""
+
+import html
+import re
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from playground.liveserver import free_port
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "docs" / "embed-example.html"
+PLACEHOLDER = "http://127.0.0.1:8000"
+# seq of each link's room after open_link: one per entry of the link
+EXAMPLE_SEQ = {"hash-placement": 1, "quorum": 5, "partition-cap": 6}
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def other_origin(tmp_path_factory, live_server_url):
+    """A static server on a second loopback port: the docs site that embeds the labs."""
+    root = tmp_path_factory.mktemp("docs-site")
+    text = EXAMPLE.read_text()
+    assert text.count(PLACEHOLDER) == 3
+    (root / "embed-example.html").write_text(text.replace(PLACEHOLDER, live_server_url))
+    (root / "frames-a-lab.html").write_text(
+        "<!doctype html><title>framing a lab page</title>"
+        f'<iframe id="lab" src="{live_server_url}/labs/hash-placement/" width="800" '
+        'height="400"></iframe>'
+        f'<iframe id="embed" src="{live_server_url}/embed/hash-placement/" width="800" '
+        'height="400"></iframe>'
+    )
+    forged = quote('1.x"><img src=x onerror="top.pwned=1;window.pwned=1">', safe="")
+    raw = '1."><script>window.pwned=1</script><img src=x onerror=window.pwned=1>'
+    (root / "forged.html").write_text(
+        "<!doctype html><title>forged links</title>"
+        f'<iframe id="f1" src="{live_server_url}/embed/quorum/#link={forged}" '
+        'width="800" height="500"></iframe>'
+        f'<iframe id="f2" src="{live_server_url}/embed/quorum/#link='
+        f'{html.escape(raw)}" width="800" height="500"></iframe>'
+    )
+    port = free_port()
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", port), partial(QuietHandler, directory=str(root))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    server.shutdown()
+    server.server_close()
+
+
+def embed_frame(page, slug):
+    """The Frame of the example page's iframe for `slug`, once its lab is drawn."""
+    element = page.locator(f"#embed-{slug}")
+    element.scroll_into_view_if_needed()  # loading="lazy"
+    handle = element.element_handle()
+    frame = None
+    for _ in range(100):
+        frame = handle.content_frame()
+        if frame is not None and f"/embed/{slug}/" in frame.url:
+            break
+        page.wait_for_timeout(100)
+    assert frame is not None, slug
+    frame.wait_for_selector("#lab[data-drawn]", timeout=15_000)
+    return frame
+
+
+def lab_data(frame, name):
+    return frame.locator("#lab").get_attribute(f"data-{name}")
+
+
+def test_the_example_page_shows_three_live_embeds_at_their_moments(
+    page, other_origin, live_server_url
+):
+    page.goto(f"{other_origin}/embed-example.html")
+    frames = {slug: embed_frame(page, slug) for slug in EXAMPLE_SEQ}
+    for slug, frame in frames.items():
+        assert frame.url.startswith(f"{live_server_url}/embed/{slug}/")
+        assert lab_data(frame, "state") == "link", slug
+        expect(frame.locator("#lab")).to_have_attribute(
+            "data-seq", str(EXAMPLE_SEQ[slug])
+        )
+        expect(frame.locator("#connection-status")).to_have_attribute(
+            "data-state", "open"
+        )
+        expect(frame.locator("#lab-error")).to_be_hidden()
+
+    ring = frames["hash-placement"]
+    expect(ring.locator("#stage")).to_contain_text("mod 5")
+    quorum = frames["quorum"]
+    expect(
+        quorum.locator('.q-history tr[data-kind="read"][data-stale="true"]')
+    ).to_have_count(1)
+    cap = frames["partition-cap"]
+    expect(cap.locator("#stage")).to_contain_text("XGGDSW")  # Tokyo's booking kept
+    expect(cap.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(cap.locator("#controls")).to_have_count(0)
+    rooms = {lab_data(f, "room") for f in frames.values()}
+    assert len(rooms) == 3  # each embed its own private room
+    assert page.console_errors == []
+
+    # one embed changes; the others do not
+    ring.get_by_role("button", name=re.compile("Add a shard")).click()
+    expect(ring.locator("#lab")).to_have_attribute("data-seq", "2")
+    expect(ring.locator("#stage")).to_contain_text("mod 6")
+    cap.locator('.net-link[data-link="B-C"]').click()
+    expect(cap.locator("#lab")).to_have_attribute("data-seq", "7")
+    expect(cap.locator('.net-link[data-link="B-C"]')).to_have_attribute(
+        "data-state", "cut"
+    )
+    # the read-only one refuses a click on its drawing, and says why
+    quorum.locator('.net-link[data-link="A-B"]').click()
+    expect(quorum.locator("#stage")).to_contain_text("read-only")
+    page.wait_for_timeout(500)
+    assert lab_data(quorum, "seq") == "5"
+    assert lab_data(ring, "seq") == "2"
+    assert lab_data(cap, "seq") == "7"
+    assert page.console_errors == []
+
+
+def test_a_lab_page_is_refused_in_a_frame_while_an_embed_loads(
+    page, other_origin, live_server_url
+):
+    page.goto(f"{other_origin}/frames-a-lab.html")
+    embed = page.locator("#embed").element_handle().content_frame()
+    embed.wait_for_selector("#lab[data-drawn]", timeout=15_000)
+    lab = page.locator("#lab").element_handle().content_frame()
+    page.wait_for_timeout(300)
+    # Chromium replaces a refused frame with its error page: nothing of the lab in it
+    assert lab is None or not lab.url.startswith(live_server_url)
+    if lab is not None:
+        assert lab.locator("#lab").count() == 0
+    refusals = [m for m in page.console_errors if "X-Frame-Options" in m]
+    assert refusals and "deny" in refusals[0].lower()
+
+
+def test_forged_links_never_run_script(page, other_origin):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"{other_origin}/forged.html")
+    for frame_id in ("f1", "f2"):
+        frame = page.locator(f"#{frame_id}").element_handle().content_frame()
+        frame.wait_for_selector("#lab[data-drawn]", timeout=15_000)
+        assert lab_data(frame, "state") == "bad-link"
+        error = frame.locator("#lab-error")
+        expect(error).to_be_visible()
+        expect(error).to_contain_text("could not be opened")
+        assert frame.locator("#lab-error *").count() == 0  # text, never markup
+        assert frame.locator("img[src='x'], script:not([src]):not([type])").count() == 0
+        assert frame.evaluate("window.pwned") is None
+        expect(frame.locator(".net-node")).to_have_count(3)  # the fresh lab instead
+    assert page.evaluate("window.pwned") is None
+    assert dialogs == []
+
+
+def example_links():
+    """The links of docs/embed-example.html (made by tests/server/test_embeds.py)."""
+    found = re.findall(
+        r'/embed/([a-z-]+)/[^"#]*#link=([A-Za-z0-9._-]+)"', EXAMPLE.read_text()
+    )
+    return dict(found)
+
+
+def test_a_read_only_embed_sends_nothing_but_open_link(page, live_server_url):
+    sent = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda payload: sent.append(payload)),
+    )
+    link = example_links()["partition-cap"]
+    page.goto(
+        f"{live_server_url}/embed/partition-cap/?mode=readonly&autoplay=1#link={link}"
+    )
+    page.wait_for_selector("#lab[data-drawn]")
+    expect(page.locator("#lab")).to_have_attribute("data-state", "link")
+    # every way to act: the panel, the quick bar, the playback bar, the drawing, Space
+    # (force: the controls say aria-disabled, which Playwright would wait out)
+    page.locator("#timeline button").first.click(force=True)
+    page.locator("#quick-controls button").first.click(force=True)
+    page.locator('.net-link[data-link="A-B"]').click()
+    page.locator('.net-node[data-node="B"]').click()
+    page.locator("#stage").press("Space")
+    for button in page.locator("#controls form button[type=submit]").all()[:3]:
+        button.click(force=True)
+    page.wait_for_timeout(500)
+    types = [re.search(r'"type":\s*"(\w+)"', str(m))[1] for m in sent]
+    assert types == ["open_link"]
+    expect(page.locator("#lab")).to_have_attribute("data-seq", "6")
+    expect(page.locator("#timeline")).to_contain_text("read-only")
+
+
+def test_autoplay_starts_a_clocked_lab(page, live_server_url):
+    page.goto(f"{live_server_url}/embed/quorum/?autoplay=1")
+    page.wait_for_selector("#lab[data-drawn]")
+    expect(page.locator("#timeline")).to_contain_text(re.compile("Playing|Nothing is"))
+    assert (
+        page.locator("#timeline button[data-playing]").first.get_attribute(
+            "data-playing"
+        )
+        == "true"
+    )
+
+
+def test_the_embed_fits_a_phone_frame(browser, live_server_url):
+    context = browser.new_context(viewport={"width": 390, "height": 700})
+    phone = context.new_page()
+    link = example_links()["quorum"]
+    phone.goto(f"{live_server_url}/embed/quorum/#link={link}")
+    phone.wait_for_selector("#lab[data-drawn]")
+    overflow = phone.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    context.close()
+
+
+def test_the_embed_dialog_makes_a_snippet_of_this_moment(page, live_server_url):
+    """The dialog module on a lab page, mounted as lab-page.js would mount it."""
+    page.goto(f"{live_server_url}/labs/quorum/")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    dialog_id = page.evaluate(
+        """async () => {
+          const { createEmbedDialog } = await import('/static/js/embed-dialog.js');
+          const parts = createEmbedDialog({
+            slug: 'quorum',
+            clocked: true,
+            getLink: async () => ({ link: '1.abc_DEF-123', chars: 13 }),
+          });
+          document.querySelector('.lab-tools').append(parts.trigger, parts.dialog);
+          return parts.dialog.id;
+        }"""
+    )
+    trigger = page.locator(f'button[aria-controls="{dialog_id}"]')
+    trigger.focus()
+    page.keyboard.press("Enter")
+    dialog = page.locator(f"#{dialog_id}")
+    expect(dialog).to_have_accessible_name("Embed this lab")
+    expect(dialog).to_be_visible()
+    code = dialog.locator("textarea")
+    origin = live_server_url
+    expect(code).to_have_value(
+        f'<iframe src="{origin}/embed/quorum/#link=1.abc_DEF-123" width="800" '
+        'height="640" title="N, W, R and reads that miss the write" loading="lazy" '
+        'style="border:0;max-width:100%" allow="clipboard-write"></iframe>'
+    )
+    dialog.get_by_label("Only look (read-only)").check()
+    dialog.get_by_label("Dark").check()
+    dialog.get_by_label("The controls").uncheck()
+    expect(code).to_have_value(
+        re.compile(r"\?mode=readonly&amp;controls=0&amp;theme=dark#")
+    )
+    expect(code).to_have_value(re.compile('height="520"'))
+    dialog.get_by_label("Width (px)").fill("600")
+    expect(code).to_have_value(re.compile('width="600"'))
+    expect(dialog.locator(".embed-note")).to_contain_text("characters")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert page.evaluate("document.activeElement.textContent") == "Embed"
+    assert page.console_errors == []
