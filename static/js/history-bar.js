@@ -36,7 +36,14 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
   const seeks = new Set(); // refs of our seeks not yet answered
   let branchesOpen = false;
 
-  const title = el("h2", { className: "bar-title", text: t("History"), attrs: { id: "history-title" } });
+  const title = el("h2", {
+    className: "bar-title",
+    text: t("History"),
+    attrs: {
+      id: "history-title",
+      title: t("Every action so far: go back to any moment, or watch it all again."),
+    },
+  });
   const back = button(t("Step back"), "button button-quiet history-back");
   back.prepend(arrow("back"));
   const forward = button(t("Step forward"), "button button-quiet history-forward");

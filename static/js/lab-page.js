@@ -218,6 +218,10 @@ async function boot() {
   function getLink(fork) {
     return socket.request("get_link", fork === null ? {} : { fork });
   }
+  // Another link pasted into this tab's address changes only the fragment: open it anew.
+  window.addEventListener("hashchange", () => {
+    if (linkInAddress() !== null) location.reload();
+  });
   const shareEl = document.getElementById("share");
   if (shareEl) createShare(shareEl, { getLink });
   classroom = createClassroom(

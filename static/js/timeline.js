@@ -55,6 +55,7 @@ export function createTimeline(container, declaration, send) {
   title.className = "bar-title";
   title.id = "timeline-title";
   title.textContent = t("Time");
+  title.title = t("Simulated time: play, pause, or step to the next event.");
   container.setAttribute("aria-labelledby", title.id);
   const clock = document.createElement("p");
   clock.className = "timeline-clock";

@@ -1,0 +1,389 @@
+"""The history bar and links in real headless Chromium against a live daphne.
+
+A user scrubs back through what happened (keyboard on the slider, Step back), sees
+exactly the earlier state, acts in the past (a fork, the earlier branch's link), copies a
+link and opens it in a new browser context: the same state, the same moment. Damaged and
+hostile links open the lab fresh with a sentence, never an error or a script.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from playground.links import make_link
+from playground.store import Entry
+from simulators.labs.hash_placement import HashPlacementLab
+
+pytestmark = pytest.mark.browser
+SCREENSHOTS = Path(os.environ.get("PLAYGROUND_SCREENSHOTS", "var/screenshots"))
+WIDE = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def watch_errors(page):
+    page.console_errors = []
+    page.on(
+        "console",
+        lambda m: page.console_errors.append(m.text) if m.type == "error" else None,
+    )
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return page
+
+
+def new_page(browser, url, viewport=WIDE):
+    context = browser.new_context(viewport=viewport)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+    return watch_errors(context.new_page())
+
+
+def shards(page):
+    return page.locator('article[data-scheme="mod"] g.bin')
+
+
+def lab(page):
+    return page.locator("#lab")
+
+
+def quick(page, action):
+    page.locator(
+        f'#quick-controls form[data-action="{action}"] button[type="submit"]'
+    ).click()
+
+
+def at(page, cursor, length):
+    expect(lab(page)).to_have_attribute("data-cursor", str(cursor))
+    expect(lab(page)).to_have_attribute("data-length", str(length))
+
+
+def open_hash_placement(page, url, seed=5, count=4):
+    page.goto(f"{url}/labs/hash-placement/?seed={seed}")
+    expect(shards(page)).to_have_count(count)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+
+
+def digest_after(seed, actions):
+    lab_ = HashPlacementLab(seed=seed)
+    for name, args in actions:
+        lab_.apply(name, args)
+    return lab_.digest()
+
+
+def copy_link(page, button=".share-copy", status=".share .share-status"):
+    page.locator(button).click()
+    expect(page.locator(status)).to_contain_text("Link copied")
+    return page.evaluate("navigator.clipboard.readText()")
+
+
+def test_scrubbing_back_shows_exactly_the_earlier_state_and_acting_there_forks(
+    browser, live_server_url
+):
+    page = new_page(browser, live_server_url)
+    open_hash_placement(page, live_server_url)
+    bar = page.locator("#history")
+    expect(bar.locator(".history-readout")).to_have_text("No actions yet")
+    for count in (5, 6, 7):
+        quick(page, "add_shard")
+        expect(shards(page)).to_have_count(count)
+    at(page, 3, 3)
+    expect(bar.locator(".history-readout")).to_have_text("3 of 3 actions")
+    expect(bar.locator(".history-past")).to_be_hidden()
+
+    # the keyboard on the slider: one arrow is one action back
+    scrubber = page.locator("#history-scrubber")
+    scrubber.focus()
+    page.keyboard.press("ArrowLeft")
+    at(page, 2, 3)
+    expect(shards(page)).to_have_count(6)
+    expect(scrubber).to_have_attribute("aria-valuetext", "2 of 3 actions")
+    expect(bar.locator(".history-past")).to_contain_text(
+        "You are looking at the past: acting now starts a new branch"
+    )
+    # the Step back button
+    page.locator(".history-back").click()
+    at(page, 1, 3)
+    expect(shards(page)).to_have_count(5)
+    expect(lab(page)).to_have_attribute(
+        "data-digest", digest_after(5, [("add_shard", {})])
+    )
+    # Home: the start, where Step back has nothing left
+    scrubber.focus()
+    page.keyboard.press("Home")
+    at(page, 0, 3)
+    expect(shards(page)).to_have_count(4)
+    expect(page.locator(".history-back")).to_have_attribute("aria-disabled", "true")
+    expect(lab(page)).to_have_attribute("data-digest", digest_after(5, []))
+    expect(page.locator("#latest")).to_contain_text("Back at the start")
+    page.keyboard.press("End")
+    at(page, 3, 3)
+    expect(shards(page)).to_have_count(7)
+    page.locator(".history-back").click()
+    page.locator(".history-back").click()
+    at(page, 1, 3)
+    expect(shards(page)).to_have_count(5)
+
+    # acting in the past: a new branch, and the old one offered by its link
+    quick(page, "remove_shard")
+    at(page, 2, 2)
+    expect(shards(page)).to_have_count(4)
+    forked = bar.locator(".history-forked")
+    expect(forked).to_contain_text("a new branch started after action 1")
+    expect(forked).to_contain_text("The 2 actions that came after it")
+    expect(bar.locator(".history-past")).to_be_hidden()
+    branches = bar.locator(".history-branches")
+    expect(branches.locator("summary")).to_have_text("Earlier branch (1)")
+    expect(branches.locator(".history-branch")).to_have_text(
+        "Left at action 1: 3 actions in allCopy link"
+    )
+    branch_link = copy_link(
+        page, ".history-branch-copy", ".history-branch .share-status"
+    )
+    assert "#link=1." in branch_link
+
+    # the branch left behind opens where it was left: all three shards added
+    other = new_page(browser, live_server_url)
+    other.goto(branch_link)
+    expect(shards(other)).to_have_count(7)
+    at(other, 3, 3)
+    expect(lab(other)).to_have_attribute(
+        "data-digest", digest_after(5, [("add_shard", {})] * 3)
+    )
+    assert page.console_errors == [] and other.console_errors == []
+    other.context.close()
+    page.context.close()
+
+
+def test_copy_link_opens_the_same_moment_in_a_new_context(browser, live_server_url):
+    page = new_page(browser, live_server_url)
+    open_hash_placement(page, live_server_url, seed=11)
+    for count in (5, 6):
+        quick(page, "add_shard")
+        expect(shards(page)).to_have_count(count)
+    page.locator("#quick-controls form[data-action='lookup'] input").fill("N777")
+    quick(page, "lookup")
+    at(page, 3, 3)
+    page.locator(".history-back").click()  # the link keeps the moment: 2 of 3
+    at(page, 2, 3)
+    digest = lab(page).get_attribute("data-digest")
+    page.locator(".history-forward").click()
+    at(page, 3, 3)
+    digest_at_end = lab(page).get_attribute("data-digest")
+    page.locator(".history-back").click()
+    at(page, 2, 3)
+
+    # keyboard reachable, says how long the link is
+    page.locator(".share-copy").focus()
+    page.keyboard.press("Enter")
+    status = page.locator(".share .share-status")
+    expect(status).to_contain_text("Link copied (")
+    expect(status).to_contain_text("characters)")
+    url = page.evaluate("navigator.clipboard.readText()")
+    assert url.startswith(f"{live_server_url}/labs/hash-placement/#link=1.")
+    assert "?" not in url
+    assert f"({len(url):,} characters)" in status.inner_text()
+
+    other = new_page(browser, live_server_url)
+    other.goto(url)
+    expect(other.locator("#connection-status")).to_have_attribute("data-state", "open")
+    expect(lab(other)).to_have_attribute("data-digest", digest)
+    at(other, 2, 3)
+    expect(shards(other)).to_have_count(6)
+    expect(other.locator(".history-past")).to_be_visible()
+    # the link is the page's address: it stays there
+    assert other.url == url
+    # and the opened room is a room like any other: step forward to the end
+    other.locator(".history-forward").click()
+    at(other, 3, 3)
+    expect(lab(other)).to_have_attribute("data-digest", digest_at_end)
+    expect(other.locator("#link-notice")).to_be_hidden()
+    assert page.console_errors == [] and other.console_errors == []
+    other.context.close()
+    page.context.close()
+
+
+def test_a_damaged_link_opens_the_lab_fresh_with_a_sentence(browser, live_server_url):
+    page = new_page(browser, live_server_url)
+    page.goto(f"{live_server_url}/labs/hash-placement/?seed=2#link=1.garbage")
+    notice = page.locator("#link-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("This link could not be opened: ")
+    expect(notice).to_contain_text("Here is the lab fresh.")
+    expect(shards(page)).to_have_count(4)
+    at(page, 0, 0)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    # the fresh lab works
+    quick(page, "add_shard")
+    expect(shards(page)).to_have_count(5)
+
+    # a link of another lab says so
+    quorum_link = make_link("quorum", 1, [Entry(0, "write", {})], 1)
+    other = new_page(browser, live_server_url)
+    other.goto(f"{live_server_url}/labs/hash-placement/#link={quorum_link}")
+    expect(other.locator("#link-notice")).to_contain_text("another lab")
+    expect(shards(other)).to_have_count(4)
+    assert page.console_errors == [] and other.console_errors == []
+    other.context.close()
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        '<img src=x onerror="window.pwned=1">',
+        '1.<img src=x onerror="window.pwned=1">',
+        "%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E",
+    ],
+)
+def test_markup_in_a_link_never_runs(browser, live_server_url, payload):
+    page = new_page(browser, live_server_url)
+    page.goto(f"{live_server_url}/labs/hash-placement/#link={payload}")
+    notice = page.locator("#link-notice")
+    expect(notice).to_contain_text("This link could not be opened")
+    expect(shards(page)).to_have_count(4)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("#link-notice img, #lab img[src='x']").count() == 0
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_a_quorum_link_taken_mid_flight_puts_the_same_messages_on_the_wire(
+    browser, live_server_url
+):
+    page = new_page(browser, live_server_url)
+    page.goto(f"{live_server_url}/labs/quorum/?seed=4")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    quick(page, "write")
+    at(page, 1, 1)
+    page.locator(".timeline-step").click()  # the first delivery: the rest still fly
+    at(page, 2, 2)
+    counts = page.locator(".net-counts")
+    expect(counts).to_contain_text("delivered: 1")
+    on_the_wire = counts.inner_text()
+    assert "On the wire: 0" not in on_the_wire
+    digest = lab(page).get_attribute("data-digest")
+    clock = page.locator(".timeline-clock").inner_text()
+    url = copy_link(page)
+
+    other = new_page(browser, live_server_url)
+    other.goto(url)
+    expect(lab(other)).to_have_attribute("data-digest", digest)
+    at(other, 2, 2)
+    expect(other.locator(".net-counts")).to_have_text(on_the_wire)
+    expect(other.locator(".timeline-clock")).to_have_text(clock)
+    # one step back there: the write just sent, nothing delivered yet
+    other.locator(".history-back").click()
+    at(other, 1, 2)
+    expect(other.locator(".net-counts")).to_contain_text("delivered: 0")
+    expect(other.locator(".timeline-state")).to_have_text(
+        "Time waits while you look at the past."
+    )
+    assert page.console_errors == [] and other.console_errors == []
+    other.context.close()
+    page.context.close()
+
+
+def test_replay_walks_through_the_story_again(browser, live_server_url):
+    page = new_page(browser, live_server_url)
+    open_hash_placement(page, live_server_url, seed=8)
+    for count in (5, 6):
+        quick(page, "add_shard")
+        expect(shards(page)).to_have_count(count)
+    replay = page.locator(".history-replay")
+    replay.click()
+    expect(replay).to_have_attribute("aria-pressed", "true")
+    expect(replay).to_have_text("Stop replay")
+    at(page, 0, 2)
+    expect(shards(page)).to_have_count(4)
+    at(page, 1, 2)
+    expect(shards(page)).to_have_count(5)
+    at(page, 2, 2)
+    expect(shards(page)).to_have_count(6)
+    expect(replay).to_have_attribute("aria-pressed", "false")
+    expect(replay).to_have_text("Replay")
+    # the user acting stops a replay
+    replay.click()
+    at(page, 0, 2)
+    quick(page, "add_shard")
+    expect(replay).to_have_attribute("aria-pressed", "false")
+    at(page, 1, 1)
+    page.wait_for_timeout(1000)
+    at(page, 1, 1)
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_a_student_cannot_move_the_class_history_while_the_host_drives(
+    browser, live_server_url
+):
+    host = new_page(browser, live_server_url)
+    open_hash_placement(host, live_server_url, seed=3)
+    quick(host, "add_shard")
+    expect(shards(host)).to_have_count(5)
+    host.locator("#start-class").click()
+    code = host.locator(".class-code").inner_text(timeout=10_000)
+    student = new_page(browser, live_server_url, PHONE)
+    student.goto(f"{live_server_url}/join/")
+    student.fill("#join-code", code)
+    student.fill("#join-name", "Ada")
+    student.keyboard.press("Enter")
+    expect(shards(student)).to_have_count(5)
+    note = student.locator("#history-locked-note")
+    expect(note).to_contain_text("The host is driving the class")
+    back = student.locator(".history-back")
+    expect(back).to_have_attribute("aria-disabled", "true")
+    expect(back).to_have_attribute("aria-describedby", "history-locked-note")
+    expect(student.locator("#history-scrubber")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    back.click(force=True)  # aria-disabled: it keeps the focus, and does nothing
+    student.locator("#history-scrubber").focus()
+    student.keyboard.press("Home")
+    student.wait_for_timeout(500)
+    at(student, 1, 1)
+    expect(shards(host)).to_have_count(5)
+    # the host steps back: everyone sees the past
+    host.locator(".history-back").click()
+    at(host, 0, 1)
+    at(student, 0, 1)
+    expect(shards(student)).to_have_count(4)
+    expect(student.locator(".history-past")).to_be_visible()
+    # a student may still copy the moment's link
+    expect(student.locator(".share-copy")).to_be_enabled()
+    assert host.console_errors == [] and student.console_errors == []
+    host.context.close()
+    student.context.close()
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280", "390"])
+def test_screenshots_of_the_history_bar(browser, live_server_url, viewport):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    width = viewport["width"]
+    page = new_page(browser, live_server_url, viewport)
+    open_hash_placement(page, live_server_url, seed=5)
+    for count in (5, 6, 7):
+        quick(page, "add_shard")
+        expect(shards(page)).to_have_count(count)
+    page.locator(".history-back").click()
+    at(page, 2, 3)
+    quick(page, "remove_shard")
+    expect(page.locator(".history-forked")).to_be_visible()
+    page.locator(".share-copy").click()
+    expect(page.locator(".share .share-status")).to_contain_text("Link copied")
+    page.locator(".playback-panel").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / f"timeline-hash-placement-{width}.png"))
+
+    page.goto(f"{live_server_url}/labs/quorum/?seed=4")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    quick(page, "write")
+    page.locator(".timeline-step").click()
+    at(page, 2, 2)
+    page.locator(".history-back").click()
+    at(page, 1, 2)
+    page.locator(".playback-panel").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / f"timeline-quorum-{width}.png"))
+    # nothing sticks out sideways on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.console_errors == []
+    page.context.close()
