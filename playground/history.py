@@ -10,11 +10,14 @@ timeline offers a link to the branch they formed) and the new action is appended
 Seeking replays from the nearest checkpoint: a pickled copy of the lab, taken whenever
 the actions applied since the last one have cost `CHECKPOINT_SECONDS` (so a seek replays
 at most about that much work) and kept within `CHECKPOINT_BYTES` by thinning out every
-other one when the budget is exceeded. The state after a seek is, by construction, the
+other one when the budget is exceeded (after which new ones are taken half as often, so
+they stay evenly spread). The spacing was chosen by measurement: docs/benchmarks.md,
+"Seek". The state after a seek is, by construction, the
 replay of `history[:cursor]` from a fresh lab with the room's seed.
 """
 
 import bisect
+import gc
 import pickle
 import time
 from typing import Any
@@ -26,7 +29,7 @@ from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
 
 SEEK = "seek"
-CHECKPOINT_SECONDS = 0.02
+CHECKPOINT_SECONDS = 0.005
 CHECKPOINT_BYTES = 64 * 1024 * 1024
 MAX_FORKS_KEPT = 8
 
@@ -44,6 +47,7 @@ class History:
         self._indexes: list[int] = []  # checkpoint positions, sorted
         self._pickles: dict[int, bytes] = {}
         self._spent = 0.0  # apply time since the last checkpoint
+        self._spacing = CHECKPOINT_SECONDS  # doubles each time the budget thins them
 
     @property
     def length(self) -> int:
@@ -99,7 +103,7 @@ class History:
         self.actions.append(entry if entry is not None else Entry(0, name, args))
         self.cursor += 1
         self._spent += time.perf_counter() - started
-        if self._spent >= CHECKPOINT_SECONDS:
+        if self._spent >= max(self._spacing, CHECKPOINT_SECONDS):
             self._checkpoint()
         return forked + events
 
@@ -124,7 +128,17 @@ class History:
     def _seek(self, to: int) -> list[dict]:
         before = self.cursor
         if to != before:
-            self.lab = self._lab_at(to)
+            # Unpickling and replaying make many small objects at once; the cyclic
+            # collector would scan the whole heap again and again meanwhile (measured:
+            # 61 ms instead of 5 to restore a quorum lab). Nothing here makes cycles
+            # that must be collected sooner, so it waits until the seek is done.
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                self.lab = self._lab_at(to)
+            finally:
+                if collecting:
+                    gc.enable()
             self.cursor = to
         return [{"type": "seeked", "from": before, "to": to}]
 
@@ -156,6 +170,7 @@ class History:
             for index in self._indexes[::2]:  # thin out: keep every other one
                 del self._pickles[index]
             self._indexes = self._indexes[1::2]
+            self._spacing *= 2  # and take new ones as sparsely as the kept ones
 
     def replay(self) -> Lab:
         """A fresh lab with the current branch's actions up to the cursor applied."""
