@@ -88,6 +88,10 @@ class LabConsumer(AsyncWebsocketConsumer):
     room: Room | None = None
     role = "owner"
     name = ""
+    # No channel-layer channel per socket: rooms hold one channel per process (see
+    # playground/rooms.py); an alias that names no layer makes Channels skip it
+    # (measured: a channel and its receive loop per socket is memory for nothing).
+    channel_layer_alias = "none: sockets use no channel layer"
 
     async def dispatch(self, message):
         """Handle a message without Channels' per-message database clean-up.
@@ -307,7 +311,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                 }
             )
         )
-        await room.broadcast_presence()
+        room.presence_soon()
 
     async def on_control(self, message: dict, ref: str | None) -> None:
         """The host chooses who drives: the host, everyone, or one student."""

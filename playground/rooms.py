@@ -43,6 +43,10 @@ TICK_SECONDS = 0.1  # how often a playing room turns real time into `advance`
 LEASE_MS = 2_000  # a clock lease lapses this long after its holder stops renewing it
 ROSTER_SECONDS = 10  # how often a process re-announces who it serves in a room
 ROSTER_STALE_SECONDS = 25  # a process silent this long is taken for dead
+# Joins and leaves are announced at most this often: when a class of 200 arrives at
+# once, one presence message per quarter second replaces 200 × 200 of them (measured:
+# the burst of sends was most of the server's memory per connection).
+PRESENCE_SECONDS = 0.25
 PROCESS_ID = f"{os.getpid()}-{secrets.token_hex(4)}"
 log = logging.getLogger(__name__)
 
@@ -140,6 +144,8 @@ class Room:
         self.layer = None
         self.channel = ""
         self._last_snapshot: dict | None = None
+        self._presence: asyncio.TimerHandle | None = None
+        self._presence_announce = False
 
     # -- what it is ------------------------------------------------------------------
 
@@ -496,6 +502,20 @@ class Room:
             except Exception:  # a socket that died mid-send leaves on its own
                 log.debug("send to a closing socket failed", exc_info=True)
 
+    def presence_soon(self, announce: bool = True) -> None:
+        """Announce presence within `PRESENCE_SECONDS`, once for any number of calls."""
+        self._presence_announce = self._presence_announce or announce
+        if self._presence is not None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self._presence = None
+            announce, self._presence_announce = self._presence_announce, False
+            loop.create_task(self.broadcast_presence(announce))
+
+        self._presence = loop.call_later(PRESENCE_SECONDS, fire)
+
     async def broadcast_presence(self, announce: bool = True) -> None:
         """Tell every member how many watch, and the hosts who they are."""
         if announce:
@@ -701,7 +721,7 @@ class Room:
             try:
                 if message["type"] == "room.roster":
                     self.remote[origin] = Roster(message["members"], time.monotonic())
-                    await self.broadcast_presence(announce=False)
+                    self.presence_soon(announce=False)
                 elif message["type"] in handlers:
                     await handlers[message["type"]](message)
             except Exception:
@@ -855,13 +875,13 @@ class RoomRegistry:
             room.evict_handle.cancel()
             room.evict_handle = None
         room.members.add(member)
-        await room.broadcast_presence()
+        room.presence_soon()
         room.ensure_ticking()
 
     async def leave(self, room: Room, member) -> None:
         """Remove a member; a room left empty is dropped after the idle time."""
         room.members.discard(member)
-        await room.broadcast_presence()
+        room.presence_soon()
         if room.members:
             return
         loop = asyncio.get_running_loop()

@@ -305,8 +305,17 @@ async def test_removing_the_last_shard_is_refused():
 
 async def test_presence_counts_the_sockets_in_the_room():
     communicator = await connect()
+    hello = await receive(communicator)
+    assert hello["type"] == "hello"
+    # joins are announced together, a quarter second later at most
     presence = await receive(communicator)
     assert presence == {"type": "presence", "watching": 1}
+    again = await connect(f"/ws/labs/hash-placement/?room={hello['room']}")
+    assert (await receive(again))["type"] == "hello"
+    assert (await receive_type(again, "presence"))["watching"] == 2
+    assert (await receive(communicator)) == {"type": "presence", "watching": 2}
+    await again.disconnect()
+    assert (await receive(communicator)) == {"type": "presence", "watching": 1}
     await communicator.disconnect()
 
 

@@ -120,7 +120,10 @@ def test_any_history_round_trips_in_this_process(slug, seed, count):
     for entry in entries_of(*read_link(link)):
         again.apply(entry.name, entry.args, entry)
     assert again.lab.digest() == timeline.lab.digest()
-    assert (again.cursor, again.length) == (timeline.cursor, timeline.length)
+    # consecutive advances are merged, so the link's history may be shorter; the
+    # cursor is at the end exactly when it was
+    assert again.length <= timeline.length
+    assert (again.cursor == again.length) == (timeline.cursor == timeline.length)
 
 
 def test_merged_advances_reach_the_same_state():
