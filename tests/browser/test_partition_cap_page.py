@@ -98,6 +98,7 @@ def test_a_dragged_split_makes_the_small_side_refuse_while_its_board_answers(
     page, live_server_url
 ):
     open_lab(page, live_server_url, seed=4)
+    page.locator("svg.net-svg").scroll_into_view_if_needed()  # below the playback panel
     box = page.locator("svg.net-svg").bounding_box()
     b = page.locator('g.net-node[data-node="B"]').bounding_box()
     c = page.locator('g.net-node[data-node="C"]').bounding_box()

@@ -387,3 +387,51 @@ def test_screenshots_of_the_history_bar(browser, live_server_url, viewport):
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.console_errors == []
     page.context.close()
+
+
+def test_after_a_dropped_connection_the_page_resumes_the_links_room(
+    browser, live_server_url
+):
+    """The link is opened once: a reconnect resumes the room it made."""
+    page = new_page(browser, live_server_url)
+    sent = []  # what the page sent, per connection
+    routes = []
+
+    def proxy(route):
+        messages = []
+        sent.append(messages)
+        routes.append(route)
+        server = route.connect_to_server()
+
+        def from_page(message):
+            messages.append(message)
+            server.send(message)
+
+        route.on_message(from_page)
+
+    page.route_web_socket("**/ws/labs/**", proxy)
+    link = make_link(
+        "hash-placement", 9, [Entry(0, "add_shard", {}), Entry(0, "add_shard", {})], 1
+    )
+    page.goto(f"{live_server_url}/labs/hash-placement/#link={link}")
+    at(page, 1, 2)
+    expect(shards(page)).to_have_count(5)
+    room = lab(page).get_attribute("data-room")
+    assert sum('"open_link"' in m for m in sent[0]) == 1
+    quick(page, "remove_shard")  # a fork in the link's room
+    at(page, 2, 2)
+    routes[0].close(code=1011, reason="dropped")
+    expect(page.locator("#connection-status")).to_have_attribute(
+        "data-state", "reconnecting"
+    )
+    expect(page.locator("#connection-status")).to_have_attribute(
+        "data-state", "open", timeout=15_000
+    )
+    assert len(sent) == 2
+    quick(page, "add_shard")
+    at(page, 3, 3)
+    assert lab(page).get_attribute("data-room") == room
+    assert not any('"open_link"' in m for m in sent[1])
+    expect(page.locator(".history-branches summary")).to_have_text("Earlier branch (1)")
+    assert page.console_errors == []
+    page.context.close()
