@@ -260,7 +260,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
             { at: num(fork.at), n: num(fork.length) },
           ),
         });
-        const copy = button(t("Copy link"), "button button-quiet history-branch-copy");
+        const copy = button(t("Copy this branch's link"), "button button-quiet history-branch-copy");
         copy.setAttribute("aria-describedby", `history-branch-${index}`);
         words.id = `history-branch-${index}`;
         const item = el("li", { className: "history-branch" }, words, copy);

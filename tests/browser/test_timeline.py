@@ -1,9 +1,9 @@
 """The history bar and links in real headless Chromium against a live daphne.
 
 A user scrubs back through what happened (keyboard on the slider, Step back), sees
-exactly the earlier state, acts in the past (a fork, the earlier branch's link), copies a
-link and opens it in a new browser context: the same state, the same moment. Damaged and
-hostile links open the lab fresh with a sentence, never an error or a script.
+exactly the earlier state, acts in the past (a fork, the earlier branch's link), copies
+a link and opens it in a new browser context: the same state, the same moment. Damaged
+and hostile links open the lab fresh with a sentence, never an error or a script.
 """
 
 import os
@@ -134,7 +134,7 @@ def test_scrubbing_back_shows_exactly_the_earlier_state_and_acting_there_forks(
     branches = bar.locator(".history-branches")
     expect(branches.locator("summary")).to_have_text("Earlier branch (1)")
     expect(branches.locator(".history-branch")).to_have_text(
-        "Left at action 1: 3 actions in allCopy link"
+        "Left at action 1: 3 actions in allCopy this branch's link"
     )
     branch_link = copy_link(
         page, ".history-branch-copy", ".history-branch .share-status"
@@ -433,5 +433,33 @@ def test_after_a_dropped_connection_the_page_resumes_the_links_room(
     assert lab(page).get_attribute("data-room") == room
     assert not any('"open_link"' in m for m in sent[1])
     expect(page.locator(".history-branches summary")).to_have_text("Earlier branch (1)")
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_where_copying_is_refused_the_link_is_shown_selected(browser, live_server_url):
+    page = new_page(browser, live_server_url)
+    page.add_init_script(
+        """
+        navigator.clipboard.writeText = () => Promise.reject(new Error("refused"));
+        document.execCommand = () => false;
+        """
+    )
+    open_hash_placement(page, live_server_url, seed=6)
+    quick(page, "add_shard")
+    at(page, 1, 1)
+    page.locator(".share-copy").click()
+    status = page.locator(".share .share-status")
+    expect(status).to_contain_text("Could not copy by itself")
+    field = page.locator(".share .share-field")
+    expect(field).to_be_visible()
+    expect(field).to_be_focused()
+    url = field.input_value()
+    assert url.startswith(f"{live_server_url}/labs/hash-placement/#link=1.")
+    assert page.evaluate(
+        "() => { const f = document.activeElement;"
+        " return f.selectionStart === 0 && f.selectionEnd === f.value.length; }"
+    )
+    assert f"{len(url):,} characters" in status.inner_text()
     assert page.console_errors == []
     page.context.close()
