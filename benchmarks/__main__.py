@@ -1,8 +1,9 @@
 """`python -m benchmarks`: every benchmark as one table.
 
 Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
-uhashring); the network engine against SimPy; the browser's frame rate; the classroom
-fan-out (one host, hundreds of students on websockets).
+uhashring); the network engine against SimPy; the quorum counter; seeking in
+10,000-action histories; the browser's frame rate; the bytes an embed transfers before
+it is drawn; the classroom fan-out (one host, hundreds of students on websockets).
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
@@ -18,6 +19,7 @@ import sys
 
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
 from benchmarks.network_engine import engine_rows, quorum_rows
+from benchmarks.seek import seek_rows
 from benchmarks.timing import render
 from simulators.airline import Airline
 
@@ -50,13 +52,16 @@ def main(argv: list[str] | None = None) -> int:
         *rebalance_rows(args.keys, args.repeat),
         *engine_rows(args.repeat),
         *quorum_rows(args.repeat),
+        *seek_rows(),
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
         from benchmarks.browser_network_fps import network_rows
+        from benchmarks.embed_transfer import table_rows
 
         rows += browser_rows(args.repeat)
         rows += network_rows(args.repeat)
+        rows += table_rows(min(args.repeat, 3))
     if not args.no_fanout:
         from benchmarks.fanout import fanout_rows
 
