@@ -113,6 +113,7 @@ export async function bootEmbed(root) {
       unbindSpace = timeline?.bindSpace(stage) ?? (() => {});
     }
     root.dataset.seq = String(hello.seq);
+    root.dataset.digest = hello.digest ?? "";
     root.dataset.room = hello.room;
     if (!root.dataset.drawn) {
       requestAnimationFrame(() => {
@@ -165,6 +166,7 @@ export async function bootEmbed(root) {
         timeline?.update(frame.snapshot, frame);
         narrator.say(renderer.describe(frame.events ?? []), { seq: frame.seq });
         root.dataset.seq = String(frame.seq);
+        root.dataset.digest = frame.digest ?? "";
       },
       onError(error) {
         if (controls?.showError(error)) return;

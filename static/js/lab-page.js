@@ -16,6 +16,7 @@ import { createControls } from "./controls.js";
 import { createHistoryBar } from "./history-bar.js";
 import { fmt, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
+import { mountEmbedDialog } from "./embed-dialog.js";
 import { createShare, linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
@@ -223,7 +224,14 @@ async function boot() {
     if (linkInAddress() !== null) location.reload();
   });
   const shareEl = document.getElementById("share");
-  if (shareEl) createShare(shareEl, { getLink });
+  if (shareEl) {
+    const share = createShare(shareEl, { getLink });
+    mountEmbedDialog(share, {
+      getLink,
+      slug: root.dataset.lab,
+      clocked: () => Boolean(timeline),
+    });
+  }
   classroom = createClassroom(
     socket,
     {
