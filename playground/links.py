@@ -37,22 +37,11 @@ MAX_JSON_BYTES = 2_000_000  # a link never inflates beyond this (zip bombs)
 SHORT_LINK_CHARS = 2_000
 
 
-class LinkError(ValueError):
-    """A link that cannot be opened, and why (a code and a sentence)."""
+class LinkError(ActionError):
+    """A link that cannot be opened, and why: an ActionError about the field "link"."""
 
     def __init__(self, code: str, template: str, **params: Any) -> None:
-        self.code = code
-        self.template = template
-        self.params = params
-        super().__init__(self.message)
-
-    @property
-    def message(self) -> str:
-        return self.template % self.params if self.params else self.template
-
-    def translated(self, gettext) -> str:
-        text = gettext(self.template)
-        return text % self.params if self.params else text
+        super().__init__(code, template, "link", **params)
 
 
 def make_link(slug: str, seed: int, actions: list[Entry], cursor: int) -> str:

@@ -274,3 +274,14 @@ async def test_a_link_opened_over_the_socket_gives_the_same_state():
     assert (await next_of(second, "error"))["code"] == "no_such_fork"
     await first.disconnect()
     await second.disconnect()
+
+
+# Made by version 1 on 2026-11-30. Every later version of the playground must still open
+# it as exactly this: change the decoder of a new version, never this one's.
+VERSION_1_LINK = "1.eNqrVspRslLKSCzO0C3ISUxOzU3NK1HSUSpWsjLUUUpUsoqOVkpMSYkvzkgsSlGKjdVRSgbK1AIA0FIQlg"
+
+
+def test_a_version_1_link_keeps_opening_as_it_did():
+    assert read_link(VERSION_1_LINK) == ("hash-placement", 1, [("add_shard", {})], 1)
+    entries = entries_of(*read_link(VERSION_1_LINK))
+    assert [(e.seq, e.name, e.args) for e in entries] == [(1, "add_shard", {})]
