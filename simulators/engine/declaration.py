@@ -62,6 +62,9 @@ class Param:
     help: str = ""
     source: str | None = None  # a snapshot list the browser offers as choices
     presets: tuple = ()  # quick values the browser offers as buttons
+    # a dotted path into the snapshot holding the value in force now ("levels.w"): the
+    # browser shows it in the field until the user changes the field
+    current: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -77,6 +80,7 @@ class Param:
             "max_length": self.max_length,
             "help": self.help or None,
             "source": self.source,
+            "current": self.current,
         }
         data.update({k: v for k, v in optional.items() if v is not None})
         if self.presets:

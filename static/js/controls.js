@@ -81,6 +81,9 @@ export function createControls(container, declaration, send, { quick = null } = 
       formsByRef.delete(ref);
       form.element.classList.remove("is-pending");
       clearError(form);
+      // applied: fields that follow the state show it again (a refused form keeps
+      // what the user typed, to correct it)
+      for (const field of form.fields) field.settle?.();
     },
     /** Show a server error next to the form whose action carried `error.ref`. */
     showError(error) {

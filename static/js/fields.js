@@ -26,11 +26,19 @@ export function fieldFor(param, actionName) {
     field.input.setAttribute("aria-describedby", help.id);
     wrapper.append(help);
   }
+  const follow = param.current ? followCurrent(param, field) : null;
   return {
     name: param.name,
     element: wrapper,
     value: field.value,
-    refresh: field.refresh,
+    refresh(snapshot) {
+      field.refresh?.(snapshot);
+      follow?.(snapshot);
+    },
+    /** The form was sent: show the value in force again from the next frame on. */
+    settle() {
+      delete field.input.dataset.edited;
+    },
     markInvalid(errorId) {
       field.input.setAttribute("aria-invalid", "true");
       field.input.setAttribute("aria-errormessage", errorId);
@@ -39,6 +47,32 @@ export function fieldFor(param, actionName) {
       field.input.removeAttribute("aria-invalid");
       field.input.removeAttribute("aria-errormessage");
     },
+  };
+}
+
+/**
+ * A field whose parameter names `current` (a dotted path into the snapshot) shows the
+ * value in force, e.g. the W and R a lab is set to, until the user changes the field;
+ * sending the form (`settle`) lets it follow the snapshot again.
+ */
+function followCurrent(param, field) {
+  const input = field.input;
+  input.addEventListener("input", () => {
+    input.dataset.edited = "1";
+  });
+  return (snapshot) => {
+    if (input.dataset.edited || document.activeElement === input) return;
+    let value = snapshot;
+    for (const part of param.current.split(".")) value = value?.[part];
+    if (value === undefined || value === null) return;
+    if (param.kind === "choice") {
+      const index = param.choices.findIndex((c) => c.value === value);
+      if (index >= 0 && input.selectedIndex !== index) input.selectedIndex = index;
+    } else if (param.kind === "bool") {
+      input.checked = Boolean(value);
+    } else if (input.value !== String(value)) {
+      input.value = String(value);
+    }
   };
 }
 

@@ -176,8 +176,8 @@ async function boot() {
           rendererRefs.delete(frame.ref);
           renderer.update({ ...frame, snapshot: viewOf(frame.snapshot, frame.timeline) });
         }
-        controls?.refresh(frame.snapshot);
         controls?.acknowledge(frame.ref);
+        controls?.refresh(frame.snapshot);
         timeline?.update(frame.snapshot, frame);
         history?.update(frame.timeline, frame);
         const events = frame.events ?? [];

@@ -219,3 +219,18 @@ def test_the_base_lab_leaves_snapshot_and_metrics_to_subclasses():
         lab.snapshot()
     with pytest.raises(NotImplementedError):
         lab.metrics()
+
+
+def test_a_param_can_name_where_the_snapshot_holds_its_value_in_force():
+    from simulators.engine import Param
+
+    param = Param(
+        "w",
+        "W",
+        "choice",
+        default="QUORUM",
+        choices=("ONE", "QUORUM"),
+        current="levels.w",
+    )
+    assert param.as_dict()["current"] == "levels.w"
+    assert "current" not in Param("n", "N", "int", default=1).as_dict()

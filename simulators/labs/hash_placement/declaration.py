@@ -28,6 +28,7 @@ VNODES = Param(
     minimum=1,
     maximum=256,
     help=_("Tokens each shard places on the ring; more tokens, smoother shares."),
+    current="schemes.ring.vnodes",
 )
 PARTITIONS = Param(
     "partitions",
@@ -37,6 +38,7 @@ PARTITIONS = Param(
     choices=PARTITION_CHOICES,
     choice_labels=("16", "256", "1,024", _("16,384 (Redis Cluster slots, CRC16)")),
     help=_("Fixed partitions, dealt to shards by a table."),
+    current="schemes.partitions.count",
 )
 KEY_KIND = Param(
     "kind",

@@ -111,6 +111,7 @@ RULE = Param(
     default="lww",
     choices=RULES,
     choice_labels=RULE_LABELS,
+    current="rule",
 )
 SKEW = Param(
     "skew_ms",

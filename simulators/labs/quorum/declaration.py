@@ -1,5 +1,7 @@
 """What the quorum lab lets a user choose and do, declared as data."""
 
+from dataclasses import replace
+
 from simulators.engine.clocked import PLAYBACK_ACTIONS
 from simulators.engine.declaration import ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
@@ -43,6 +45,7 @@ def level_param(name: str, label: str, help_text: str, *, per_operation: bool):
         choices=LEVELS,
         choice_labels=LEVEL_LABELS,
         help=help_text,
+        current=f"levels.{name}",
     )
 
 
@@ -146,13 +149,13 @@ ACTIONS = (
     ActionSpec(
         "set_read_repair",
         _("Read repair"),
-        (SWITCH,),
+        (replace(SWITCH, current="read_repair"),),
         help=_("After a read, send the newest version to copies that answered older."),
     ),
     ActionSpec(
         "set_hinted_handoff",
         _("Hinted handoff"),
-        (SWITCH,),
+        (replace(SWITCH, current="hinted_handoff"),),
         help=_("Keep writes a copy missed and hand them over when it is back."),
     ),
     ActionSpec(
