@@ -9,7 +9,6 @@ from /proc, so only the server processes count, never the clients.
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,19 +17,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from playground.liveserver import free_port, migrate, wait_for_port
+from playground.liveserver import server_env as live_env
+
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 POSTGRES = os.environ.get("FANOUT_POSTGRES", "host=127.0.0.1 port=5432 user=postgres")
 REDIS_DB = int(os.environ.get("FANOUT_REDIS_DB", "11"))  # this benchmark's own db
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -111,42 +106,14 @@ class Server:
         self.process.wait()
 
 
-def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server on {port} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"server did not listen on {port} within {seconds} s")
-
-
 def server_env(var_dir: Path, database_url: str = "", redis_url: str = "") -> dict:
     """The environment of a production-like server: DEBUG off, our own var dir."""
-    env = {
-        **os.environ,
-        "PLAYGROUND_VAR_DIR": str(var_dir),
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(32),
-    }
-    for name, value in (("DATABASE_URL", database_url), ("REDIS_URL", redis_url)):
-        if value:
-            env[name] = value
-        else:
-            env.pop(name, None)
-    return env
-
-
-def migrate(env: dict) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
+    return live_env(
+        var_dir,
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(32),
+        DATABASE_URL=database_url or None,
+        REDIS_URL=redis_url or None,
     )
 
 

@@ -19,7 +19,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -28,7 +27,7 @@ from django.views.decorators.http import require_safe
 
 from playground.catalogue import find_lab
 from playground.links import MAX_LINK_CHARS, LinkError, read_link
-from playground.views import seed_from
+from playground.views import lab_context, seed_from
 
 FRAME_ANCESTORS = "frame-ancestors *"
 PROVIDER_NAME = "Distributed Data Playground"
@@ -112,23 +111,14 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
     found = _built_lab(slug)
     if found is None:
         raise Http404("No such lab")
-    chapter, entry = found
     options = EmbedOptions.from_query(request.GET)
     page_query = f"?seed={options.seed}" if options.seed else ""
-    context = {
-        "lab": {
-            "slug": entry.slug,
-            "title": entry.title,
-            "promise": entry.promise,
-            "chapter_title": chapter.title,
-        },
-        "options": options,
-        "ws_path": f"/ws/labs/{entry.slug}/",
-        "renderer_module": static(f"js/labs/{entry.slug}.js"),
-        "narrative_template": f"labs/narratives/{entry.slug}.html",
-        "page_url": reverse("lab", args=[entry.slug]) + page_query,
-        "oembed_href": _oembed_href(request),
-    }
+    context = lab_context(*found)
+    context.update(
+        options=options,
+        page_url=reverse("lab", args=[found[1].slug]) + page_query,
+        oembed_href=_oembed_href(request),
+    )
     response = render(request, "embed/lab.html", context)
     response["Content-Security-Policy"] = FRAME_ANCESTORS
     return response

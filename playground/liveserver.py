@@ -198,7 +198,7 @@ def start_daphne(
             stderr=subprocess.STDOUT,
         )
     try:
-        _wait_for_port(port, process)
+        wait_for_port(port, process)
     except BaseException:
         stop_process(process)
         raise
@@ -250,7 +250,8 @@ def stop_process(process: subprocess.Popen, seconds: float = 10) -> None:
         process.wait()
 
 
-def _wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
+def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
+    """Return once `process` listens on `port`; RuntimeError if it exits or is late."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:

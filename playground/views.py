@@ -47,8 +47,14 @@ def lab(request: HttpRequest, slug: str) -> HttpResponse:
     found = find_lab(slug)
     if found is None or not found[1].built:
         raise Http404("No such lab")
-    chapter, entry = found
-    context = {
+    context = lab_context(*found)
+    context["seed"] = seed_from(request.GET.get("seed"))
+    return render(request, "labs/lab.html", context)
+
+
+def lab_context(chapter, entry) -> dict:
+    """What every page that runs a lab needs: its names, socket, renderer and guide."""
+    return {
         "lab": {
             "slug": entry.slug,
             "title": entry.title,
@@ -59,9 +65,7 @@ def lab(request: HttpRequest, slug: str) -> HttpResponse:
         "ws_path": f"/ws/labs/{entry.slug}/",
         "renderer_module": static(f"js/labs/{entry.slug}.js"),
         "narrative_template": f"labs/narratives/{entry.slug}.html",
-        "seed": seed_from(request.GET.get("seed")),
     }
-    return render(request, "labs/lab.html", context)
 
 
 def seed_from(text: str | None) -> int:
