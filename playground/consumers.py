@@ -434,7 +434,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         await self.room.reveal(number)
 
     async def on_get_link(self, message: dict, ref: str | None) -> None:
-        """The link of this room's history (or of a branch a fork left behind)."""
+        """The link of this room's history, or of an earlier branch (by its id)."""
         _only(message, {"type", "ref", "fork"})
         room = self.room
         fork = message.get("fork")
@@ -443,17 +443,16 @@ class LabConsumer(AsyncWebsocketConsumer):
             if fork is None:
                 actions, cursor = list(history.actions), history.cursor
             else:
-                if (
-                    isinstance(fork, bool)
-                    or not isinstance(fork, int)
-                    or not 0 <= fork < len(history.forks)
-                ):
+                left = next(
+                    (f for f in history.forks if f["id"] == fork and fork is not True),
+                    None,
+                )
+                if left is None:
                     raise ProtocolError(
                         "no_such_fork",
                         gettext("there is no earlier branch %(fork)r") % {"fork": fork},
                         "fork",
                     )
-                left = history.forks[fork]
                 actions, cursor = list(left["actions"]), left["length"]
         link = make_link(room.slug, room.seed, actions, cursor)
         await self.send(

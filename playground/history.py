@@ -43,7 +43,8 @@ class History:
         self.lab = lab_class(seed=seed)
         self.actions: list[Entry] = []
         self.cursor = 0
-        self.forks: list[dict] = []  # branches left behind: {at, length, actions}
+        self.forks: list[dict] = []  # branches left behind: {id, at, length, actions}
+        self._forked = 0  # forks ever made: each one's id, stable while others come
         self._indexes: list[int] = []  # checkpoint positions, sorted
         self._pickles: dict[int, bytes] = {}
         self._spent = 0.0  # apply time since the last checkpoint
@@ -62,7 +63,10 @@ class History:
         return {
             "cursor": self.cursor,
             "length": len(self.actions),
-            "forks": [{"at": f["at"], "length": f["length"]} for f in self.forks],
+            "forks": [
+                {"id": f["id"], "at": f["at"], "length": f["length"]}
+                for f in self.forks
+            ],
         }
 
     # -- applying ------------------------------------------------------------------
@@ -110,8 +114,14 @@ class History:
     def _fork(self) -> dict:
         """Leave the actions after the cursor behind (they stay in the room's log)."""
         dropped = self.actions[self.cursor :]
+        self._forked += 1
         self.forks.append(
-            {"at": self.cursor, "length": len(self.actions), "actions": self.actions[:]}
+            {
+                "id": self._forked,
+                "at": self.cursor,
+                "length": len(self.actions),
+                "actions": self.actions[:],
+            }
         )
         del self.forks[:-MAX_FORKS_KEPT]
         del self.actions[self.cursor :]
@@ -121,6 +131,7 @@ class History:
         del self._indexes[cut:]
         return {
             "type": "forked",
+            "fork": self._forked,
             "at": self.cursor,
             "left_behind": len(dropped),
         }

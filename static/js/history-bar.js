@@ -11,7 +11,7 @@
  *   forward every 0.7 s until the end or until the user does anything else;
  * - while the cursor is in the past, a note that acting starts a new branch; after a fork,
  *   a sentence saying so, and the earlier branches (`timeline.forks`) with a "Copy link"
- *   each (`get_link` with the fork's index).
+ *   each (`get_link` with the fork's id, which stays the same as other forks come).
  */
 
 import { button, el } from "./classroom/dom.js";
@@ -265,7 +265,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
         words.id = `history-branch-${index}`;
         const item = el("li", { className: "history-branch" }, words, copy);
         const result = createCopyResult(item);
-        copy.addEventListener("click", () => result.copy(() => getLink(index)));
+        copy.addEventListener("click", () => result.copy(() => getLink(fork.id)));
         return item;
       });
     branchList.replaceChildren(...items);
