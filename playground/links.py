@@ -38,10 +38,22 @@ SHORT_LINK_CHARS = 2_000
 
 
 class LinkError(ActionError):
-    """A link that cannot be opened, and why: an ActionError about the field "link"."""
+    """A link that cannot be opened, and why: an ActionError about the field "link".
 
-    def __init__(self, code: str, template: str, **params: Any) -> None:
+    `cause` is the lab's own refusal of a step, translated with the rest.
+    """
+
+    def __init__(
+        self, code: str, template: str, cause: ActionError | None = None, **params: Any
+    ) -> None:
+        self.cause = cause
         super().__init__(code, template, "link", **params)
+
+    def translated(self, gettext) -> str:
+        if self.cause is None:
+            return super().translated(gettext)
+        params = {**self.params, "why": self.cause.translated(gettext)}
+        return gettext(self.template) % params
 
 
 def make_link(slug: str, seed: int, actions: list[Entry], cursor: int) -> str:
@@ -168,6 +180,7 @@ def entries_of(slug: str, seed: int, steps: list, cursor: int) -> list[Entry]:
             raise LinkError(
                 "bad_step",
                 gettext_noop("step %(number)s of this link cannot be done: %(why)s"),
+                cause=error,
                 number=number,
                 why=error.message,
             ) from None

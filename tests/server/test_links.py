@@ -288,3 +288,20 @@ def test_a_version_1_link_keeps_opening_as_it_did():
     assert read_link(VERSION_1_LINK) == ("hash-placement", 1, [("add_shard", {})], 1)
     entries = entries_of(*read_link(VERSION_1_LINK))
     assert [(e.seq, e.name, e.args) for e in entries] == [(1, "add_shard", {})]
+
+
+def test_the_labs_own_refusal_is_translated_with_the_rest():
+    link = forge(
+        {"l": "hash-placement", "s": 1, "a": [["set_shards", {"count": 99}]], "c": 1}
+    )
+    with pytest.raises(LinkError) as caught:
+        entries_of(*read_link(link))
+    error = caught.value
+    assert error.code == "bad_step" and error.cause.code == "out_of_range"
+
+    def gettext(text):  # a "translation" that marks whatever went through it
+        return f"«{text}»"
+
+    said = error.translated(gettext)
+    assert said.startswith("«step 1 of this link cannot be done: «")
+    assert said.endswith("12»»")  # the lab's own sentence was translated too
