@@ -146,6 +146,9 @@ class LabConsumer(AsyncWebsocketConsumer):
                     "this is a fresh lab of your own"
                 ),
             )
+        link = _first(query, "link")
+        if room is None and link is not None:
+            room = await self.room_from_link(link, slug)
         if room is None:
             room, _ = await registry.create(lab_class, seed)
         if room.is_class:
@@ -466,6 +469,25 @@ class LabConsumer(AsyncWebsocketConsumer):
                 }
             )
         )
+
+    async def room_from_link(self, link: str, slug: str) -> Room | None:
+        """A new private room rebuilt from a link in the socket's address, or None.
+
+        Short links come this way (one hello, no throwaway room); a refused link gets
+        `bad_link` with the ref "link", and the caller opens a fresh room.
+        """
+        try:
+            found, seed, steps, cursor = read_link(link)
+            if found != slug:
+                raise LinkError(
+                    "wrong_lab", gettext_noop("this link is for another lab")
+                )
+            entries = await asyncio.to_thread(entries_of, found, seed, steps, cursor)
+        except LinkError as error:
+            await self.send_error("bad_link", error.translated(gettext), "link", "link")
+            return None
+        room, _ = await registry.create(LABS[found], seed, entries=entries)
+        return room
 
     async def on_open_link(self, message: dict, ref: str | None) -> None:
         """Leave this room for a new private one rebuilt from a link."""

@@ -14,6 +14,8 @@ import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
 
 const BACKOFF_FIRST_MS = 1000;
+// Links up to this length go in the websocket's address (servers accept 8 KB lines).
+const LINK_IN_URL_CHARS = 4000;
 const BACKOFF_MAX_MS = 10000;
 
 /** A lab's websocket: `send(action, args)` out, `onHello`/`onFrame`/... callbacks in. */
@@ -38,6 +40,8 @@ export class LabSocket {
     this.retryTimer = null;
     this.stopped = false;
     this.link = link; // a link to open once the socket is greeted (then null)
+    this.linkInUrl = false; // the link went in the address of the socket being opened
+    this.linkRefusal = null;
     this.opening = null; // {ref, held}: open_link sent, the fresh room's hello kept
     this.asked = new Map(); // ref → {resolve, reject}: requests that expect an answer
   }
@@ -63,6 +67,10 @@ export class LabSocket {
       if (this.greeted) params.set("since", String(this.seq));
     } else {
       params.set("seed", String(this.seed));
+      // a short link rides in the address: the server opens its room at once (one
+      // hello, no throwaway room); a long one is sent as open_link after the hello
+      this.linkInUrl = this.link !== null && this.link.length <= LINK_IN_URL_CHARS;
+      if (this.linkInUrl) params.set("link", this.link);
     }
     if (this.name) params.set("name", this.name);
     params.set("client", clientToken());
@@ -215,6 +223,16 @@ export class LabSocket {
 }
 
 function onHello(socket, message) {
+  if (socket.linkInUrl) {
+    // the link rode in the address: this hello is its room, or (refused, with the
+    // reason just before) a fresh one
+    socket.linkInUrl = false;
+    socket.link = null;
+    if (socket.linkRefusal) {
+      socket.emit("onLinkRefused", socket.linkRefusal);
+      socket.linkRefusal = null;
+    }
+  }
   socket.room = message.room;
   socket.seq = message.seq ?? 0;
   socket.member = message.member ?? null;
@@ -237,6 +255,10 @@ function onHello(socket, message) {
 }
 
 function onError(socket, message) {
+  if (socket.linkInUrl && message.ref === "link") {
+    socket.linkRefusal = message; // said with the hello that follows
+    return;
+  }
   const opening = socket.opening;
   if (opening && message.ref === opening.ref) {
     // the link was refused: say why, then show the fresh room we are still in

@@ -417,7 +417,8 @@ def test_after_a_dropped_connection_the_page_resumes_the_links_room(
     at(page, 1, 2)
     expect(shards(page)).to_have_count(5)
     room = lab(page).get_attribute("data-room")
-    assert sum('"open_link"' in m for m in sent[0]) == 1
+    # a short link rides in the socket's address: the room is made from it at once
+    assert "link=" in routes[0].url and not any('"open_link"' in m for m in sent[0])
     quick(page, "remove_shard")  # a fork in the link's room
     at(page, 2, 2)
     routes[0].close(code=1011, reason="dropped")
@@ -432,6 +433,7 @@ def test_after_a_dropped_connection_the_page_resumes_the_links_room(
     at(page, 3, 3)
     assert lab(page).get_attribute("data-room") == room
     assert not any('"open_link"' in m for m in sent[1])
+    assert "link=" not in routes[1].url and f"room={room}" in routes[1].url
     expect(page.locator(".history-branches summary")).to_have_text("Earlier branch (1)")
     assert page.console_errors == []
     page.context.close()
@@ -461,5 +463,31 @@ def test_where_copying_is_refused_the_link_is_shown_selected(browser, live_serve
         " return f.selectionStart === 0 && f.selectionEnd === f.value.length; }"
     )
     assert f"{len(url):,} characters" in status.inner_text()
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_a_long_link_is_opened_over_the_socket_instead(browser, live_server_url):
+    """Links over 4,000 characters do not ride in the socket's address: open_link."""
+    import random
+
+    rng = random.Random(3)
+    steps = [
+        Entry(0, "lookup", {"key": f"N{rng.randint(10**6, 10**7)}"}) for _ in range(700)
+    ]
+    link = make_link("hash-placement", 2, steps, 650)
+    assert len(link) > 4000
+    page = new_page(browser, live_server_url)
+    sockets, sent = [], []
+
+    def watch(ws):
+        sockets.append(ws.url)
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+    page.on("websocket", watch)
+    page.goto(f"{live_server_url}/labs/hash-placement/#link={link}")
+    at(page, 650, 700)
+    assert "link=" not in sockets[0]
+    assert sum('"open_link"' in m for m in sent) == 1
     assert page.console_errors == []
     page.context.close()

@@ -305,3 +305,39 @@ def test_the_labs_own_refusal_is_translated_with_the_rest():
     said = error.translated(gettext)
     assert said.startswith("«step 1 of this link cannot be done: «")
     assert said.endswith("12»»")  # the lab's own sentence was translated too
+
+
+async def test_a_short_link_in_the_socket_address_opens_its_room_at_once():
+    steps = [
+        Entry(1, "write", {"w": "ONE", "coordinator": "A"}),
+        Entry(2, "advance", {"ms": 30}),
+    ]
+    link = make_link("quorum", 6, steps, 2)
+    timeline = History(LABS["quorum"], 6)
+    for entry in steps:
+        timeline.apply(entry.name, entry.args, entry)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/labs/quorum/?link={link}", headers=ORIGIN
+    )
+    await communicator.connect()
+    first = json.loads(await communicator.receive_from(timeout=5))
+    assert first["type"] == "hello", "one hello: no throwaway room first"
+    assert first["digest"] == timeline.lab.digest()
+    assert first["timeline"]["cursor"] == first["timeline"]["length"] == 2
+    await communicator.disconnect()
+
+    for bad, words in (("1.broken", "damaged"), (link, "another lab")):
+        communicator = WebsocketCommunicator(
+            application, f"/ws/labs/hash-placement/?link={bad}", headers=ORIGIN
+        )
+        await communicator.connect()
+        error = json.loads(await communicator.receive_from(timeout=5))
+        assert (error["type"], error["code"], error["ref"]) == (
+            "error",
+            "bad_link",
+            "link",
+        )
+        assert words in error["message"]
+        hello = json.loads(await communicator.receive_from(timeout=5))
+        assert hello["type"] == "hello" and hello["seq"] == 0
+        await communicator.disconnect()
