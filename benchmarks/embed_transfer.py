@@ -9,16 +9,16 @@ of docs/embed-example.html's link for that lab (`/embed/<slug>/#link=…`) at 80
 The Chrome DevTools Protocol's Network domain counts what arrives: the
 `encodedDataLength` of every `Network.loadingFinished` (the bytes on the wire for a
 response: headers and body, compressed if it was) plus the payload length of every
-`Network.webSocketFrameReceived` (the hello of the fresh room and the hello of the
-link's room; the 101 handshake's headers are not counted). "Drawn" is the embed's
-`data-drawn` attribute on #lab, which static/js/embed.js sets in the animation frame
-after the renderer has mounted the link's state (a MutationObserver injected before the
-page loads calls back into Python, and the count at that moment is the row's).
+`Network.webSocketFrameReceived` (the hello of the link's room: a short link rides in
+the socket's address; the 101 handshake's headers are not counted). "Drawn" is the
+embed's `data-drawn` attribute on #lab, which static/js/embed.js sets in the animation
+frame after the renderer has mounted the link's state (a MutationObserver injected
+before the page loads calls back into Python, and the count at that moment is the
+row's).
 
-Two servers are measured: as configured (whitenoise serves static files uncompressed
-with WHITENOISE_USE_FINDERS) and with `django.middleware.gzip.GZipMiddleware` put just
-before WhiteNoiseMiddleware (a settings module written to a temporary directory,
-nothing in the repository changed), the least invasive way to compress every response.
+The server is the playground as configured (static files gzipped by
+playground.middleware.StaticGZipMiddleware; docs/benchmarks.md has the numbers from
+before that).
 
 Run alone: `python -m benchmarks.embed_transfer [--repeat R] [--url http://…]`.
 """
@@ -43,16 +43,6 @@ from playground.liveserver import (
 TARGET_BYTES = 300 * 1024
 VIEWPORT = {"width": 800, "height": 640}
 EXAMPLE = ROOT / "docs" / "embed-example.html"
-GZIP_SETTINGS = """\
-from playground.settings import *  # noqa: F401,F403
-from playground.settings import MIDDLEWARE as _BASE
-
-MIDDLEWARE = list(_BASE)
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware"),
-    "django.middleware.gzip.GZipMiddleware",
-)
-"""
 DRAWN_PROBE = """
 (() => {
   const seen = () => {
@@ -136,12 +126,7 @@ def run_server(label: str, env_extra: dict, repeat: int, show_files: bool) -> li
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         var = Path(tmp)
-        extra = dict(env_extra)
-        if extra.pop("gzip", False):
-            (var / "embed_gzip_settings.py").write_text(GZIP_SETTINGS)
-            extra["DJANGO_SETTINGS_MODULE"] = "embed_gzip_settings"
-            extra["PYTHONPATH"] = f"{var}:{ROOT}"
-        env = server_env(var, **extra)
+        env = server_env(var, **env_extra)
         migrate(env)
         server = start_daphne(var, env)
         try:
