@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.timing import FpsRow, render
-from playground.liveserver import CHROMIUM_ARGS, chromium_path, live_daphne
+from playground.liveserver import (
+    CHROMIUM_ARGS,
+    chromium_path,
+    live_daphne,
+    watch_errors,
+)
 
 VIEWPORT = {"width": 1280, "height": 900}
 KEYS = 1_000
@@ -157,13 +162,7 @@ def measure(page, scenario: Scenario, throttle: float = 1.0) -> Run:
 def open_lab(browser, base_url: str):
     """A fresh page on the lab (seed 0) with 1,000 registration keys, drawn."""
     context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda m: page.console_errors.append(m.text) if m.type == "error" else None,
-    )
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    page = watch_errors(context.new_page())
     page.goto(f"{base_url}/labs/hash-placement/?seed=0")
     page.wait_for_selector("#connection-status[data-state=open]")
     page.wait_for_function(

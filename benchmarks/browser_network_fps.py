@@ -20,7 +20,12 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.timing import FpsRow, render
-from playground.liveserver import CHROMIUM_ARGS, chromium_path, live_daphne
+from playground.liveserver import (
+    CHROMIUM_ARGS,
+    chromium_path,
+    live_daphne,
+    watch_errors,
+)
 
 VIEWPORT = {"width": 1280, "height": 900}
 WRITES = 50
@@ -86,10 +91,7 @@ def _set_speed(page, label: str) -> None:
 def measure(browser, base_url: str) -> tuple[list[float], int]:
     """One run: frame intervals while 200 messages fly, and the count on the wire."""
     context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = watch_errors(context.new_page())
     try:
         page.goto(f"{base_url}/labs/quorum/?seed=0")
         page.wait_for_selector("#connection-status[data-state=open]")
@@ -101,8 +103,8 @@ def measure(browser, base_url: str) -> tuple[list[float], int]:
             raise RuntimeError("the page's room did not apply every action")
         flying = _in_flight()
         probe = page.evaluate(PROBE_JS, {"windowMs": WINDOW_MS})
-        if errors:
-            raise RuntimeError(f"console errors: {errors}")
+        if page.console_errors:
+            raise RuntimeError(f"console errors: {page.console_errors}")
     finally:
         context.close()
     frames = [t for t in probe["frames"] if t >= probe["start"]]

@@ -262,3 +262,20 @@ def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> 
         except OSError:
             time.sleep(0.05)
     raise RuntimeError(f"daphne did not listen on {port} within {seconds} s")
+
+
+def watch_errors(page, *, console: bool = True):
+    """Collect a Playwright page's script errors (and console errors) in
+    `page.console_errors`, for tests to assert it stays empty; returns the page.
+
+    `console=False` keeps only uncaught script errors: for a page that is expected to
+    log failed connections (its server was killed on purpose).
+    """
+    page.console_errors = []
+    if console:
+        page.on(
+            "console",
+            lambda m: page.console_errors.append(m.text) if m.type == "error" else None,
+        )
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return page

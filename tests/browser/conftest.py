@@ -10,7 +10,12 @@ import os
 
 import pytest
 
-from playground.liveserver import CHROMIUM_ARGS, chromium_path, live_daphne
+from playground.liveserver import (
+    CHROMIUM_ARGS,
+    chromium_path,
+    live_daphne,
+    watch_errors,
+)
 
 
 @pytest.fixture(scope="session")
@@ -43,12 +48,6 @@ def browser():
 def page(browser):
     """A fresh page that records console errors and page errors."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    new_page = context.new_page()
-    new_page.console_errors = []
-    new_page.on(
-        "console",
-        lambda m: new_page.console_errors.append(m.text) if m.type == "error" else None,
-    )
-    new_page.on("pageerror", lambda e: new_page.console_errors.append(str(e)))
+    new_page = watch_errors(context.new_page())
     yield new_page
     context.close()

@@ -8,7 +8,7 @@ reload), the host is the host again, and the lesson goes on.
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import migrate, server_env, start_daphne
+from playground.liveserver import migrate, server_env, start_daphne, watch_errors
 
 pytestmark = pytest.mark.browser
 WIDE = {"width": 1280, "height": 900}
@@ -25,10 +25,9 @@ def add_shard(page):
 
 
 def watched(context):
-    page = context.new_page()
-    page.console_errors = []
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    return page
+    # console errors are expected here: the pages log the connections that fail while
+    # the server is down; uncaught script errors are not
+    return watch_errors(context.new_page(), console=False)
 
 
 @pytest.fixture

@@ -7,20 +7,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from playground.liveserver import watch_errors
+
 pytestmark = pytest.mark.browser
 SCREENSHOTS = Path(os.environ.get("PLAYGROUND_SCREENSHOTS", "var/screenshots"))
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def watch_errors(page):
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda m: page.console_errors.append(m.text) if m.type == "error" else None,
-    )
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    return page
 
 
 def shards(page):

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from playground.links import make_link
+from playground.liveserver import watch_errors
 from playground.store import Entry
 from simulators.labs.hash_placement import HashPlacementLab
 
@@ -20,16 +21,6 @@ pytestmark = pytest.mark.browser
 SCREENSHOTS = Path(os.environ.get("PLAYGROUND_SCREENSHOTS", "var/screenshots"))
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def watch_errors(page):
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda m: page.console_errors.append(m.text) if m.type == "error" else None,
-    )
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    return page
 
 
 def new_page(browser, url, viewport=WIDE):
