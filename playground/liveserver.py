@@ -126,6 +126,13 @@ class Daphne:
     def stop(self, seconds: float = 10) -> None:
         stop_process(self.process, seconds)
 
+    def rss_mb(self) -> float:
+        """The process's resident memory now, in MB (from /proc)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError(f"no VmRSS for process {self.pid}")
+
     def log(self) -> str:
         """What the process wrote so far (for assertion messages)."""
         try:

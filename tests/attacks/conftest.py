@@ -1,0 +1,79 @@
+"""The attack suite: cheap hostile requests against a live daphne, and their bounds.
+
+Every test here plays an attacker on the loopback interface only, bounded in time and
+in the number of sockets it opens, and asserts what the server promises while it runs:
+a bystander still gets `hello` and an answer to an action within a second, memory stays
+within its bound, limits hold, and no input gets a 500 or a socket closed with 1011.
+Each server here is its own daphne on its own SQLite file, so an attack never leaves
+anything behind for another test.
+"""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from playground.liveserver import (
+    Daphne,
+    LiveSocket,
+    migrate,
+    server_env,
+    start_daphne,
+)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/attacks/" in str(item.fspath):
+            item.add_marker(pytest.mark.attack)
+
+
+def start(var_dir: Path, **env: str | None) -> Daphne:
+    """A migrated daphne on its own SQLite file in `var_dir` (extra `env` on top)."""
+    environment = server_env(var_dir, **env)
+    migrate(environment)
+    return start_daphne(var_dir, environment)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One daphne for a test module's attacks (stopped after; its files are kept)."""
+    daphne = start(tmp_path_factory.mktemp("attack"))
+    yield daphne
+    daphne.stop()
+
+
+@pytest.fixture
+def serve(tmp_path_factory):
+    """`serve(**env)`: a daphne of this test's own, with settings in `env`."""
+    started = []
+
+    def make(**env: str | None) -> Daphne:
+        daphne = start(tmp_path_factory.mktemp("attack"), **env)
+        started.append(daphne)
+        return daphne
+
+    yield make
+    for daphne in started:
+        daphne.stop()
+
+
+async def round_trip(server: Daphne, slug: str = "quorum") -> tuple[float, float]:
+    """Seconds a newcomer waits for `hello`, then for the frame of one action."""
+    started = time.monotonic()
+    socket = await LiveSocket.open(server, slug)
+    try:
+        await socket.next("hello", timeout=30)
+        hello_s = time.monotonic() - started
+        started = time.monotonic()
+        await socket.send(type="action", ref="b1", action="pause", args={})
+        await socket.next("frame", lambda m: m.get("ref") == "b1", timeout=30)
+        return hello_s, time.monotonic() - started
+    finally:
+        await socket.close()
+
+
+@pytest.fixture
+def bystander():
+    """`await bystander(server)`: seconds a newcomer waits for hello, then a frame."""
+    return round_trip
