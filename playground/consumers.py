@@ -89,7 +89,7 @@ class LabConsumer(AsyncWebsocketConsumer):
     role = "owner"
     name = ""
     # No channel-layer channel per socket: rooms hold one channel per process (see
-    # playground/rooms.py); an alias that names no layer makes Channels skip it
+    # playground/rooms/relay.py); an alias that names no layer makes Channels skip it
     # (measured: a channel and its receive loop per socket is memory for nothing).
     channel_layer_alias = "none: sockets use no channel layer"
 
@@ -154,7 +154,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         if room.is_class:
             self.role = "student"
             self.name = self.name or f"{gettext('Student')} {self.member_id[-3:]}"
-        if room.watching() >= settings.PLAYGROUND_ROOM_MEMBER_CAP:
+        if room.presence.watching() >= settings.PLAYGROUND_ROOM_MEMBER_CAP:
             await self.refuse(
                 "room_full",
                 gettext("this room is full (%(cap)s people); try again later")
@@ -287,7 +287,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_a_class", gettext("this is not a class session"), "secret"
             )
-        if not secret_matches(message.get("secret"), room.host_secret_hash):
+        if not secret_matches(message.get("secret"), room.classroom.host_secret_hash):
             self.secret_tries += 1
             if self.secret_tries >= MAX_SECRET_TRIES:
                 await self.refuse(
@@ -310,11 +310,11 @@ class LabConsumer(AsyncWebsocketConsumer):
                     "type": "role",
                     "ref": ref,
                     "role": "host",
-                    "class": room.class_info(host=True),
+                    "class": room.classroom.info(host=True),
                 }
             )
         )
-        room.presence_soon()
+        room.presence.soon()
 
     async def on_control(self, message: dict, ref: str | None) -> None:
         """The host chooses who drives: the host, everyone, or one student."""
@@ -330,7 +330,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         driver = message.get("driver") or ""
         if not isinstance(driver, str):
             raise ProtocolError("bad_driver", gettext("driver must be a member id"))
-        await self.room.set_control(mode, driver)
+        await self.room.classroom.set_control(mode, driver)
 
     async def on_start_class(self, message: dict, ref: str | None) -> None:
         """Start a class from this room's current moment; the host's links come back."""
@@ -361,9 +361,9 @@ class LabConsumer(AsyncWebsocketConsumer):
                     "type": "class_started",
                     "ref": ref,
                     "room": new.id,
-                    "code": new.join_code,
+                    "code": new.classroom.join_code,
                     "secret": secret,
-                    "join_path": f"/join/{new.join_code}/",
+                    "join_path": f"/join/{new.classroom.join_code}/",
                     "host_path": f"/labs/{new.slug}/?room={new.id}#host={secret}",
                 }
             )
@@ -412,7 +412,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                 )
             choices = [_text(c, MAX_CHOICE_LENGTH, "choices") for c in choices]
             kind = "choice"
-        await self.room.ask(text, kind, choices)
+        await self.room.classroom.ask(text, kind, choices)
 
     async def on_answer(self, message: dict, ref: str | None) -> None:
         _only(message, {"type", "ref", "question", "value"})
@@ -421,7 +421,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "bad_question", gettext("question must be its number"), "question"
             )
-        await self.room.answer(self, number, message.get("value"))
+        await self.room.classroom.answer(self, number, message.get("value"))
         await self.send(
             text_data=encode({"type": "answered", "ref": ref, "question": number})
         )
@@ -434,7 +434,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "bad_question", gettext("question must be its number"), "question"
             )
-        await self.room.reveal(number)
+        await self.room.classroom.reveal(number)
 
     async def on_get_link(self, message: dict, ref: str | None) -> None:
         """The link of this room's history, or of an earlier branch (by its id)."""

@@ -246,8 +246,8 @@ async def test_a_students_forged_messages_are_refused(message, code):
     room = registry.get(started["room"])
     assert room.seq == frame["seq"]
     assert room.lab.digest() == frame["digest"]
-    assert room.control.mode == "everyone"
-    assert room.question is None
+    assert room.classroom.control.mode == "everyone"
+    assert room.classroom.question is None
     assert ana.hello["role"] == "student"
     await ana.drain()
     assert not ana.of("role") and not ana.of("class_started")
@@ -303,7 +303,7 @@ async def test_one_student_drives_and_the_others_watch():
     # a driver who is not in the class is refused
     await teacher.send(type="control", mode="student", driver="m-nobody")
     assert (await teacher.next("error"))["code"] == "no_such_member"
-    assert room.control.driver == ana.id
+    assert room.classroom.control.driver == ana.id
     await close_all(owner, teacher, ana, ben)
 
 
@@ -329,7 +329,7 @@ async def test_two_hosts_changing_the_mode_at_once_agree_on_the_last_version():
         assert versions == sorted(set(versions)), versions  # never goes back
         last = member.of("control")[-1]
         assert last["version"] == record.control_version
-        assert last["mode"] == record.mode == room.control.mode
+        assert last["mode"] == record.mode == room.classroom.control.mode
     # the mode in force is the stored one, for a member who joins now
     late = await student(started, "Late")
     assert late.hello["class"]["control"]["version"] == record.control_version
@@ -482,7 +482,7 @@ async def test_a_bad_question_is_refused(message, code):
     teacher = await host(started)
     await teacher.send(type="ask", **message)
     assert (await teacher.next("error"))["code"] == code
-    assert registry.get(started["room"]).question is None
+    assert registry.get(started["room"]).classroom.question is None
     await close_all(owner, teacher)
 
 
@@ -495,7 +495,7 @@ async def test_a_ten_kilobyte_name_is_refused_and_the_socket_closed():
     await flood.closed_with(4400)
     assert [m["code"] for m in flood.of("error")] == ["bad_name"]
     assert not flood.of("hello")
-    assert registry.get(started["room"]).watching() == 0
+    assert registry.get(started["room"]).presence.watching() == 0
     await owner.leave()
 
 
@@ -583,7 +583,7 @@ async def test_a_full_room_refuses_one_more(settings):
     late = await open_socket(f"room={started['room']}&name=Late")
     await late.closed_with(4403)
     assert [m["code"] for m in late.of("error")] == ["room_full"]
-    assert registry.get(started["room"]).watching() == 3
+    assert registry.get(started["room"]).presence.watching() == 3
     # when someone leaves, there is room again
     await ben.leave()
     await asyncio.sleep(0.05)

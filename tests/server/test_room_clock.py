@@ -134,7 +134,7 @@ async def test_a_playing_room_advances_time_until_the_message_arrives(ping_lab):
     # Nothing is scheduled any more: time stands still and no more frames come.
     assert await nothing_but_presence(communicator)
     room = registry.get(hello["room"])
-    assert room.ticker is None
+    assert room.clock.ticker is None
     assert room.replay().digest() == frames[-1]["digest"]
     await communicator.disconnect()
 

@@ -1,0 +1,310 @@
+"""A class session: who may act (the control mode), and "predict, then run" questions.
+
+Control changes and questions are stored and relayed to the other processes serving the
+class; each carries a number (a version, a question number), and a later one wins a
+race, so every process ends up showing the same.
+"""
+
+import asyncio
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_noop
+
+from playground import store
+from playground.models import RoomRecord
+from playground.rooms.wire import encode, send_quietly
+from simulators.engine.declaration import ActionError
+
+
+@dataclass
+class Control:
+    """Who may act in a class: the host only, everyone, or one named student."""
+
+    mode: str = RoomRecord.HOST_DRIVES
+    driver: str = ""
+    driver_name: str = ""
+    version: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "mode": self.mode,
+            "driver": self.driver or None,
+            "driver_name": self.driver_name or None,
+            "version": self.version,
+        }
+
+
+@dataclass
+class Question:
+    """The host's current question ("predict, then run")."""
+
+    number: int
+    text: str
+    kind: str
+    choices: list
+    revealed: bool = False
+    answered: int = 0
+    distribution: list | None = None
+
+    def as_dict(self, *, host: bool) -> dict:
+        data = {
+            "number": self.number,
+            "text": self.text,
+            "kind": self.kind,
+            "choices": self.choices,
+            "revealed": self.revealed,
+        }
+        if host or self.revealed:
+            data["answered"] = self.answered
+        if self.revealed:
+            data["distribution"] = self.distribution
+        return data
+
+
+class Classroom:
+    """The class part of a room: its code, control mode and current question."""
+
+    def __init__(self, room, record: RoomRecord) -> None:
+        self.room = room
+        self.join_code = record.join_code or ""
+        self.host_secret_hash = record.host_secret_hash
+        self.control = Control(
+            record.mode, record.driver, record.driver_name, record.control_version
+        )
+        self.question: Question | None = None
+
+    def load_question(self) -> None:
+        """Take the last stored question (worker thread: reads the database)."""
+        for stored in store.questions(self.room.id)[-1:]:
+            question = Question(
+                stored.number,
+                stored.text,
+                stored.kind,
+                stored.choices,
+                stored.revealed,
+                stored.answers.count(),
+            )
+            if stored.revealed:
+                values = list(stored.answers.values_list("value", flat=True))
+                question.distribution = distribution(question, values)
+            self.question = question
+
+    def info(self, *, host: bool) -> dict:
+        """What a class member's page shows about the class."""
+        presence = self.room.presence
+        info = {
+            "code": self.join_code,
+            "join_path": f"/join/{self.join_code}/",
+            "control": self.control.as_dict(),
+            "watching": presence.watching(),
+            "question": self.question.as_dict(host=host) if self.question else None,
+        }
+        if host:
+            info["members"] = presence.roster()
+        return info
+
+    def relayed(self) -> dict:
+        """What this part takes from the other processes, by message type."""
+        return {
+            "room.control": self.on_control,
+            "room.question": self.on_question,
+            "room.answers": self.on_answers,
+            "room.reveal": self.on_reveal,
+        }
+
+    # -- who may act ---------------------------------------------------------------
+
+    def may_act(self, member) -> bool:
+        """Whether `member` may change the lab now (None: the room itself)."""
+        if member is None or member.role == "host":
+            return True
+        if self.control.mode == RoomRecord.EVERYONE_DRIVES:
+            return True
+        return (
+            self.control.mode == RoomRecord.STUDENT_DRIVES
+            and member.member_id == self.control.driver
+        )
+
+    def check_may_act(self, member) -> None:
+        """Refuse, saying why, an action of a student who may not act now."""
+        if self.may_act(member):
+            return
+        if self.control.mode == RoomRecord.STUDENT_DRIVES:
+            raise ActionError(
+                "not_your_turn",
+                gettext_noop(
+                    "%(name)s is driving the class now; you are watching. "
+                    "Take a private branch to try things yourself."
+                ),
+                name=self.control.driver_name or "?",
+            )
+        raise ActionError(
+            "not_your_turn",
+            gettext_noop(
+                "the host is driving the class; you are watching. "
+                "Take a private branch to try things yourself."
+            ),
+        )
+
+    async def set_control(self, mode: str, driver: str) -> None:
+        """Store a control mode and tell everyone; the later version wins a race."""
+        driver_name = ""
+        if mode == RoomRecord.STUDENT_DRIVES:
+            named = [p for p in self.room.presence.roster() if p["id"] == driver]
+            if not named:
+                raise ActionError(
+                    "no_such_member",
+                    gettext_noop("nobody with that id is in the class"),
+                    "driver",
+                )
+            driver_name = named[0]["name"]
+        else:
+            driver = ""
+        version = await asyncio.to_thread(
+            store.set_control, self.room.id, mode, driver, driver_name
+        )
+        message = {
+            "mode": mode,
+            "driver": driver,
+            "driver_name": driver_name,
+            "version": version,
+        }
+        await self.on_control(message)
+        await self.room.relay.publish({"type": "room.control", **message})
+
+    async def on_control(self, message: dict) -> None:
+        """Adopt a control mode unless a later one is already in force."""
+        if message["version"] <= self.control.version:
+            return
+        self.control = Control(
+            message["mode"],
+            message["driver"],
+            message["driver_name"],
+            message["version"],
+        )
+        text = encode({"type": "control", **self.control.as_dict()})
+        await self.room.broadcast(text)
+
+    # -- predict, then run -----------------------------------------------------------
+
+    async def ask(self, text: str, kind: str, choices: list) -> None:
+        record = await asyncio.to_thread(
+            store.ask, self.room.id, text, kind, choices, self.room.seq
+        )
+        message = {
+            "number": record.number,
+            "text": text,
+            "kind": kind,
+            "choices": choices,
+        }
+        await self.on_question(message)
+        await self.room.relay.publish({"type": "room.question", **message})
+
+    async def on_question(self, message: dict) -> None:
+        if self.question and self.question.number >= message["number"]:
+            return
+        self.question = Question(
+            message["number"], message["text"], message["kind"], message["choices"]
+        )
+        await self._send_question()
+
+    async def answer(self, member, number: int, value) -> None:
+        question = self.question
+        if question is None or question.number != number or question.revealed:
+            raise ActionError(
+                "no_open_question",
+                gettext_noop("that question is not open for answers"),
+                "question",
+            )
+        value = check_answer(question, value)
+        count = await asyncio.to_thread(
+            store.answer, self.room.id, number, member.member_id, value
+        )
+        await self.on_answers({"number": number, "answered": count})
+        await self.room.relay.publish(
+            {"type": "room.answers", "number": number, "answered": count}
+        )
+
+    async def on_answers(self, message: dict) -> None:
+        question = self.question
+        if question is None or question.number != message["number"]:
+            return
+        question.answered = max(question.answered, message["answered"])
+        # Only the two fields: a message from another process also carries the
+        # layer's "type" and "origin", which must not reach the hosts. The count is
+        # the highest seen, so counts crossing between processes never go back.
+        text = encode(
+            {
+                "type": "answers",
+                "number": question.number,
+                "answered": question.answered,
+            }
+        )
+        await self.room.broadcast(text, hosts_only=True)
+
+    async def reveal(self, number: int) -> None:
+        question = self.question
+        if question is None or question.number != number:
+            raise ActionError(
+                "no_open_question",
+                gettext_noop("there is no question %(number)s to reveal"),
+                "question",
+                number=number,
+            )
+        _, values = await asyncio.to_thread(store.reveal, self.room.id, number)
+        message = {"number": number, "distribution": distribution(question, values)}
+        await self.on_reveal(message)
+        await self.room.relay.publish({"type": "room.reveal", **message})
+
+    async def on_reveal(self, message: dict) -> None:
+        question = self.question
+        if question is None or question.number != message["number"]:
+            return
+        question.revealed = True
+        question.distribution = message["distribution"]
+        question.answered = sum(row["count"] for row in message["distribution"])
+        await self._send_question()
+
+    async def _send_question(self) -> None:
+        for host in (False, True):
+            text = encode({"type": "question", **self.question.as_dict(host=host)})
+            for member in list(self.room.members):
+                if (member.role == "host") == host:
+                    await send_quietly(member, text)
+
+
+def check_answer(question: Question, value):
+    """A student's answer, checked against the question (ActionError if unfit)."""
+    if question.kind == "choice":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ActionError(
+                "bad_answer", gettext_noop("pick one of the choices"), "value"
+            )
+        if not 0 <= value < len(question.choices):
+            raise ActionError(
+                "bad_answer", gettext_noop("pick one of the choices"), "value"
+            )
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ActionError("bad_answer", gettext_noop("answer with a number"), "value")
+    if value != value or abs(value) > 1e12:  # NaN, or absurd
+        raise ActionError(
+            "bad_answer",
+            gettext_noop("answer with a number between -10¹² and 10¹²"),
+            "value",
+        )
+    return value
+
+
+def distribution(question: Question, values: list) -> list[dict]:
+    """How the class answered: a count per choice, or per distinct number."""
+    if question.kind == "choice":
+        counts = [0] * len(question.choices)
+        for value in values:
+            if isinstance(value, int) and 0 <= value < len(counts):
+                counts[value] += 1
+        return [{"value": i, "count": c} for i, c in enumerate(counts)]
+    tally: dict = {}
+    for value in values:
+        tally[value] = tally.get(value, 0) + 1
+    return [{"value": v, "count": tally[v]} for v in sorted(tally)]

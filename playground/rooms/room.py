@@ -1,0 +1,288 @@
+"""A room's lab replica and its ordered action log.
+
+Every accepted action gets the room's next sequence number and is stored, applied and
+broadcast in that order. The database assigns the order (`playground.store.Appender`:
+the room's row is locked while the next entry is written), so any number of processes
+can serve one room: each holds a replica of the lab and applies the log in sequence.
+With `REDIS_URL` set, each new entry also crosses the channel layer to the other
+processes (`playground.rooms.relay`); a process that sees a gap reads the missing
+entries from the database.
+
+A frame is encoded once and sent as text to every member in this process. Labs run in a
+worker thread, one action at a time per room, so a heavy action (a million keys) never
+blocks the event loop. A frame is sent only after its entry is committed: nothing
+acknowledged is ever lost, and a room that leaves memory (idle, or a killed process)
+comes back from its log, to the same digest.
+"""
+
+import asyncio
+import logging
+from collections import deque
+
+from django.conf import settings
+from django.utils.translation import gettext_noop
+
+from playground import store
+from playground.delta import frame_body
+from playground.history import History
+from playground.models import RoomRecord
+from playground.rooms.classes import Classroom
+from playground.rooms.clock import RoomClock
+from playground.rooms.presence import Presence
+from playground.rooms.relay import Relay
+from playground.rooms.wire import encode, send_quietly
+from playground.store import Entry
+from simulators.engine.declaration import ActionError
+from simulators.engine.lab import Lab
+from simulators.labs import LABS
+
+PROTOCOL_VERSION = 1
+FRAME_BUFFER = 256  # frames kept for resuming reconnects
+log = logging.getLogger(__name__)
+
+
+class Room:
+    """A lab replica with its action log and this process's members."""
+
+    def __init__(self, record: RoomRecord, entries: list[Entry]) -> None:
+        self.id = record.id
+        self.lab_class: type[Lab] = LABS[record.lab]
+        self.seed = record.seed
+        self.kind = record.kind
+        self.parent = record.parent
+        self.history = History(self.lab_class, self.seed)
+        self.seq = 0
+        self.log: list[Entry] = []
+        for entry in entries:
+            self._apply_entry(entry)
+        self.frames: deque[tuple[int, str]] = deque(maxlen=FRAME_BUFFER)
+        self.members: set = set()
+        self.lock = asyncio.Lock()
+        self.evict_handle: asyncio.TimerHandle | None = None
+        self.clock = RoomClock(self)
+        self.presence = Presence(self)
+        self.relay = Relay(self)
+        self.classroom = Classroom(self, record) if self.is_class else None
+        self._last_snapshot: dict | None = None
+
+    # -- what it is ------------------------------------------------------------------
+
+    @property
+    def slug(self) -> str:
+        """The lab this room runs."""
+        return self.lab_class.slug
+
+    @property
+    def is_class(self) -> bool:
+        return self.kind == RoomRecord.CLASS
+
+    @property
+    def lab(self) -> Lab:
+        """The lab at the timeline's cursor."""
+        return self.history.lab
+
+    @property
+    def now_ms(self) -> int:
+        """The lab's virtual time (0 for labs without a clock)."""
+        return getattr(self.lab, "now_ms", 0)
+
+    # -- the log ---------------------------------------------------------------------
+
+    def _apply_entry(self, entry: Entry) -> list[dict]:
+        """Apply a logged action (logged, so it was valid at its seq: it must apply)."""
+        if entry.seq != self.seq + 1:
+            raise RuntimeError(f"room {self.id}: entry {entry.seq} after {self.seq}")
+        events = self.history.apply(entry.name, entry.args, entry)
+        self.seq = entry.seq
+        self.log.append(entry)
+        return events
+
+    def _frame(self, entry: Entry, events: list[dict]) -> str:
+        snapshot = self.lab.snapshot()
+        if settings.PLAYGROUND_FRAME_PATCHES:
+            # the snapshot of the frame before is what every member holds now
+            body = frame_body(self._last_snapshot, snapshot, encode(snapshot))
+            self._last_snapshot = snapshot
+        else:
+            body = {"snapshot": snapshot}
+        text = encode(
+            {
+                "type": "frame",
+                "seq": entry.seq,
+                "t_ms": self.now_ms,
+                "ref": entry.ref or None,
+                "by": entry.actor or None,
+                "action": {"name": entry.name, "args": entry.args},
+                "events": events,
+                "timeline": self.history.as_dict(),
+                **body,
+                "metrics": self.lab.metrics(),
+                "digest": self.lab.digest(),
+            }
+        )
+        self.frames.append((entry.seq, text))
+        return text
+
+    def _catch_up(self, entries: list[Entry]) -> list[str]:
+        """Apply entries other processes logged; their frames, for our members."""
+        texts = []
+        for entry in entries:
+            if entry.seq <= self.seq:
+                continue
+            texts.append(self._frame(entry, self._apply_entry(entry)))
+        return texts
+
+    def _commit(self, name, args, ref, actor: str) -> tuple[list[str], Entry]:
+        """Store and apply one action (worker thread); the frames to send, in order."""
+        texts: list[str] = []
+        try:
+            with store.Appender(self.id, self.seq) as appender:
+                texts.extend(self._catch_up(appender.missed))
+                entry = Entry(self.seq + 1, name, args, actor, ref or "")
+                events = self.history.apply(name, args, entry)
+                appender.insert(entry)
+        except ActionError as error:
+            error.catch_up = texts
+            raise
+        except Exception:
+            log.exception(
+                "room %s failed on %r; rebuilding from its log", self.id, name
+            )
+            self._rebuild()
+            raise ActionError(
+                "internal_error",
+                gettext_noop("the lab could not apply that action; nothing changed"),
+            ) from None
+        self.seq = entry.seq
+        self.log.append(entry)
+        texts.append(self._frame(entry, events))
+        return texts, entry
+
+    def _rebuild(self) -> None:
+        """Replace the replica with one replayed from the stored log."""
+        loaded = store.load_room(self.id)
+        entries = loaded[1] if loaded else self.log
+        self.history = History(self.lab_class, self.seed)
+        self.seq = 0
+        self.log = []
+        for entry in entries:
+            self._apply_entry(entry)
+        self.frames.clear()
+        self._last_snapshot = None
+
+    def replay(self) -> Lab:
+        """A fresh lab with the current branch's actions up to the cursor applied."""
+        return self.history.replay()
+
+    def frames_since(self, since: int) -> list[str] | None:
+        """Frames after `since`, or None when they are no longer all buffered."""
+        if since > self.seq or since < 0:
+            return None
+        if since == self.seq:
+            return []
+        if not self.frames or self.frames[0][0] > since + 1:
+            return None
+        return [text for seq, text in self.frames if seq > since]
+
+    # -- acting ------------------------------------------------------------------------
+
+    async def submit(self, name, args, ref, member=None, tick: bool = False) -> None:
+        """Store, apply and broadcast an action; ActionError if refused.
+
+        `tick` marks the room clock's own `advance`: the loop that sent it keeps
+        running, so it must not start a second one.
+        """
+        if self.classroom is not None:
+            self.classroom.check_may_act(member)
+        actor = member.member_id if member is not None else ""
+        async with self.lock:
+            try:
+                texts, entry = await asyncio.to_thread(
+                    self._commit, name, args, ref, actor
+                )
+            except ActionError as error:
+                for text in getattr(error, "catch_up", ()):
+                    await self.broadcast(text)
+                raise
+            for text in texts:
+                await self.broadcast(text)
+            await self.relay.publish(
+                {
+                    "type": "room.entry",
+                    "seq": entry.seq,
+                    "name": entry.name,
+                    "args": entry.args,
+                    "actor": entry.actor,
+                    "ref": ref,
+                }
+            )
+        if not tick:
+            self.clock.ensure_ticking()
+
+    async def on_entry(self, message: dict) -> None:
+        """Another process logged an entry: apply it (or catch up across a gap)."""
+        async with self.lock:
+            seq = message["seq"]
+            if seq <= self.seq:
+                return
+            if seq == self.seq + 1:
+                entry = Entry(
+                    seq,
+                    message["name"],
+                    message["args"],
+                    message["actor"],
+                    message.get("ref") or "",
+                )
+                texts = await asyncio.to_thread(self._frames_for, [entry])
+            else:
+                texts = await asyncio.to_thread(self._fetch_and_catch_up)
+            for text in texts:
+                await self.broadcast(text)
+        self.clock.ensure_ticking()
+
+    def _frames_for(self, entries: list[Entry]) -> list[str]:
+        return [self._frame(entry, self._apply_entry(entry)) for entry in entries]
+
+    def _fetch_and_catch_up(self) -> list[str]:
+        store.fresh()
+        return self._catch_up(store.entries_after(self.id, self.seq))
+
+    # -- messages to members -----------------------------------------------------------
+
+    async def hello(self, member, declaration: dict) -> str:
+        """The hello message for a member: the whole current state."""
+        async with self.lock:
+            return await asyncio.to_thread(self._hello, member, declaration)
+
+    def _hello(self, member, declaration: dict) -> str:
+        snapshot = self.lab.snapshot()
+        self._last_snapshot = snapshot
+        message = {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "lab": self.slug,
+            "room": self.id,
+            "kind": self.kind,
+            "role": member.role,
+            "member": member.member_id,
+            "name": member.name,
+            "seq": self.seq,
+            "t_ms": self.now_ms,
+            "seed": self.seed,
+            "declaration": declaration,
+            "snapshot": snapshot,
+            "metrics": self.lab.metrics(),
+            "digest": self.lab.digest(),
+            "timeline": self.history.as_dict(),
+            "limits": {"max_message_bytes": settings.PLAYGROUND_MAX_MESSAGE_BYTES},
+        }
+        if self.classroom is not None:
+            message["class"] = self.classroom.info(host=member.role == "host")
+        return encode(message)
+
+    async def broadcast(self, text: str, *, hosts_only: bool = False) -> None:
+        """Send one encoded message to every member in this process."""
+        for member in list(self.members):
+            if hosts_only and member.role != "host":
+                continue
+            await send_quietly(member, text)
