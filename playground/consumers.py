@@ -20,9 +20,10 @@ from django.db import DatabaseError
 from django.utils.translation import gettext, gettext_noop
 
 from playground.i18n import translate_declaration
-from playground.links import LinkError, entries_of, make_link, read_link
+from playground.links import LinkError, check_cost, make_link, read_link, replay_link
 from playground.models import RoomRecord
 from playground.rooms import Room, encode, registry
+from playground.rooms.work import work
 from playground.store import secret_matches
 from simulators.engine.declaration import ActionError
 from simulators.engine.rng import SEED_MAX
@@ -39,6 +40,7 @@ ACTION_FIELDS = {"type", "ref", "action", "args"}
 CLOSE_UNKNOWN_LAB = 4404
 CLOSE_BAD_REQUEST = 4400
 CLOSE_FORBIDDEN = 4403
+CLOSE_TRY_AGAIN = 4503  # the server could not open the room now; reconnect later
 log = logging.getLogger(__name__)
 MODES = (RoomRecord.HOST_DRIVES, RoomRecord.EVERYONE_DRIVES, RoomRecord.STUDENT_DRIVES)
 
@@ -112,12 +114,19 @@ class LabConsumer(AsyncWebsocketConsumer):
         return {"id": self.member_id, "name": self.name, "role": self.role}
 
     async def connect(self) -> None:
-        """Join a new private room, a stored one, or resume one after a reconnect."""
+        """Accept, check the address, then open the room in a task of its own.
+
+        The room is opened (found, loaded, replayed from a link) after `connect`
+        returns, so that a socket that goes away meanwhile cancels the work it asked
+        for: `disconnect` cancels `opening`.
+        """
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.member_id = _member_id(_first(query, "client"))
+        self.address = client_address(self.scope)
         self.limit = RateLimit(settings.PLAYGROUND_MESSAGES_PER_SECOND)
         self.secret_tries = 0
         self.classes_started = 0
+        self.opening: asyncio.Task | None = None
         slug = self.scope["url_route"]["kwargs"]["slug"]
         lab_class = LABS.get(slug)
         await self.accept()
@@ -134,8 +143,35 @@ class LabConsumer(AsyncWebsocketConsumer):
         except ProtocolError as error:
             await self.refuse(error.code, error.message, CLOSE_BAD_REQUEST)
             return
+        self.start_opening(self.enter_first_room(query, lab_class, seed))
+
+    def start_opening(self, work) -> None:
+        """Run `work` (opening a room) as this socket's one opening task."""
+        self.opening = asyncio.get_running_loop().create_task(self.opened(work))
+
+    async def opened(self, work) -> None:
+        """Await an opening; what it could not do is said, never a 1011."""
+        try:
+            await work
+        except ActionError as error:  # busy, or a replay that ran far too long
+            await self.refuse(error.code, error.translated(gettext), CLOSE_TRY_AGAIN)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: a socket could not be opened", self.room_id())
+            await self.refuse(
+                "internal_error",
+                gettext("the server could not open this lab; try again"),
+                CLOSE_TRY_AGAIN,
+            )
+        finally:
+            self.opening = None
+
+    async def enter_first_room(self, query: dict, lab_class, seed: int) -> None:
+        """Join a new private room, a stored one, or resume one after a reconnect."""
+        slug = lab_class.slug
         wanted = _first(query, "room") or ""
-        room = await registry.load(wanted) if wanted else None
+        room = await registry.load(wanted, self.address) if wanted else None
         if room is not None and room.slug != slug:
             room = None
         if room is None and wanted.startswith("c-"):
@@ -164,11 +200,21 @@ class LabConsumer(AsyncWebsocketConsumer):
             return
         if room.id == wanted and await self.resume(room, _first(query, "since")):
             return
-        await self.join(room)
-        await self.send(text_data=await room.hello(self, self.declaration()))
+        await self.enter(room)
 
-    def declaration(self) -> dict:
-        return translate_declaration(self.room.lab_class.declaration())
+    async def enter(self, room: Room) -> None:
+        """Send this socket its hello, then join: nothing reaches it before hello.
+
+        Under the room's lock, so no frame falls between the hello's state and the
+        first frame this socket receives.
+        """
+        async with room.lock:
+            text = await asyncio.to_thread(room.hello, self, self.declaration_of(room))
+            await self.send(text_data=text)
+            await self.join(room)
+
+    def declaration_of(self, room: Room) -> dict:
+        return translate_declaration(room.lab_class.declaration())
 
     async def resume(self, room: Room, since_text: str | None) -> bool:
         """Send the frames missed since `since`; False when a fresh hello is needed.
@@ -183,7 +229,6 @@ class LabConsumer(AsyncWebsocketConsumer):
             missed = room.frames_since(since)
             if missed is None:
                 return False
-            await self.join(room)
             await self.send(
                 text_data=encode(
                     {
@@ -197,6 +242,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             )
             for text in missed:
                 await self.send(text_data=text)
+            await self.join(room)
         return True
 
     async def join(self, room: Room) -> None:
@@ -205,7 +251,9 @@ class LabConsumer(AsyncWebsocketConsumer):
         await registry.join(room, self)
 
     async def disconnect(self, code) -> None:
-        """Leave the room."""
+        """Leave the room; a room still being opened for this socket is not needed."""
+        if getattr(self, "opening", None) is not None:
+            self.opening.cancel()
         if self.room is not None:
             await registry.leave(self.room, self)
 
@@ -345,14 +393,14 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_host", gettext("only the host can start a class from here")
             )
-        async with room.lock:
-            entries = list(room.log)
+        entries, history = await self.copy_of(room)
         new, secret = await registry.create(
             room.lab_class,
             room.seed,
             kind=RoomRecord.CLASS,
             parent=room.id,
             entries=entries,
+            history=history,
         )
         self.classes_started += 1
         await self.send(
@@ -377,10 +425,9 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_a_class", gettext("only a class session can be branched")
             )
-        async with room.lock:
-            entries = list(room.log)
+        entries, history = await self.copy_of(room)
         new, _ = await registry.create(
-            room.lab_class, room.seed, parent=room.id, entries=entries
+            room.lab_class, room.seed, parent=room.id, entries=entries, history=history
         )
         await self.send(
             text_data=encode(
@@ -458,6 +505,15 @@ class LabConsumer(AsyncWebsocketConsumer):
                     )
                 actions, cursor = list(left["actions"]), left["length"]
         link = make_link(room.slug, room.seed, actions, cursor)
+        try:
+            await asyncio.to_thread(check_cost, room.slug, read_link(link)[2])
+        except LinkError as error:
+            raise ProtocolError(
+                "link_too_heavy",
+                gettext("this moment cannot be shared as a link: %(why)s")
+                % {"why": error.translated(gettext)},
+                "fork",
+            ) from None
         await self.send(
             text_data=encode(
                 {
@@ -477,37 +533,65 @@ class LabConsumer(AsyncWebsocketConsumer):
         `bad_link` with the ref "link", and the caller opens a fresh room.
         """
         try:
-            found, seed, steps, cursor = read_link(link)
-            if found != slug:
-                raise LinkError(
-                    "wrong_lab", gettext_noop("this link is for another lab")
-                )
-            entries = await asyncio.to_thread(entries_of, found, seed, steps, cursor)
+            return await self.replay_link(link, slug)
         except LinkError as error:
             await self.send_error("bad_link", error.translated(gettext), "link", "link")
             return None
-        room, _ = await registry.create(LABS[found], seed, entries=entries)
+
+    async def replay_link(self, link, slug: str) -> Room:
+        """A new private room from a link: its cost checked first, replayed once.
+
+        LinkError when the link is not one of this lab's, or would cost more than a
+        link may; Busy when the replay lane is full.
+        """
+        found, seed, steps, cursor = read_link(link)
+        if found != slug:
+            raise LinkError("wrong_lab", gettext_noop("this link is for another lab"))
+        units = await asyncio.to_thread(check_cost, found, steps)
+        entries, history = await work.replay(
+            self.address, units, replay_link, found, seed, steps, cursor
+        )
+        room, _ = await registry.create(
+            LABS[found], seed, entries=entries, history=history
+        )
         return room
 
     async def on_open_link(self, message: dict, ref: str | None) -> None:
-        """Leave this room for a new private one rebuilt from a link."""
+        """Leave this room for a new private one rebuilt from a link (in the
+        background: the socket may go away meanwhile, cancelling the replay)."""
         _only(message, {"type", "ref", "link"})
+        if self.opening is not None:
+            raise ProtocolError(
+                "busy_opening",
+                gettext("a link is being opened already; wait for it"),
+                "link",
+            )
+        self.start_opening(self.enter_link(message.get("link"), ref))
+
+    async def enter_link(self, link, ref: str | None) -> None:
+        """Open a link's room and move this socket there; errors keep it here."""
         try:
-            slug, seed, steps, cursor = read_link(message.get("link"))
-            if slug != self.room.slug:
-                raise LinkError(
-                    "wrong_lab", gettext_noop("this link is for another lab")
-                )
-            entries = await asyncio.to_thread(entries_of, slug, seed, steps, cursor)
-        except LinkError as error:
-            raise ProtocolError("bad_link", error.translated(gettext), "link") from None
-        room, _ = await registry.create(LABS[slug], seed, entries=entries)
+            room = await self.replay_link(link, self.room.slug)
+        except ActionError as error:  # the link refused, or the server busy
+            code = "bad_link" if isinstance(error, LinkError) else error.code
+            await self.send_error(code, error.translated(gettext), ref, "link")
+            return
         await registry.leave(self.room, self)
         self.role = "owner"
-        await self.join(room)
-        await self.send(text_data=await room.hello(self, self.declaration()))
+        await self.enter(room)
 
     # -- helpers --------------------------------------------------------------------
+
+    async def copy_of(self, room: Room) -> tuple[list, object]:
+        """The room's log and a copy of its history, for a new room to start from.
+
+        Copying costs about what making the lab costs (its state is pickled), so a
+        big lab is copied in the heavy lane.
+        """
+        async with room.lock:
+            units = room.history.state_cost()
+            history = await work.act(self.address, units, room.history.copy)
+            return list(room.log), history
 
     def must_host(self) -> None:
         if self.role != "host":
@@ -643,6 +727,16 @@ def _member_id(client: str | None) -> str:
     ):
         return "m-" + hashlib.sha256(client.encode("ascii")).hexdigest()[:12]
     return f"m-{secrets.token_hex(6)}"
+
+
+def client_address(scope: dict) -> str:
+    """The client's network address, which the per-address limits count by.
+
+    Behind a proxy, run daphne with --proxy-headers so this is the client's own
+    address (from X-Forwarded-For), not the proxy's.
+    """
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 def _first(query: dict, name: str) -> str | None:

@@ -20,18 +20,30 @@ import bisect
 import gc
 import pickle
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from playground.store import Entry
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
+from simulators.labs import LABS
 
 SEEK = "seek"
 CHECKPOINT_SECONDS = 0.005
 CHECKPOINT_BYTES = 64 * 1024 * 1024
 MAX_FORKS_KEPT = 8
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One logged action."""
+
+    seq: int
+    name: str
+    args: dict
+    actor: str = ""
+    ref: str = ""
 
 
 class History:
@@ -49,6 +61,11 @@ class History:
         self._pickles: dict[int, bytes] = {}
         self._spent = 0.0  # apply time since the last checkpoint
         self._spacing = CHECKPOINT_SECONDS  # doubles each time the budget thins them
+        # declared replay costs (simulators/engine/cost.py): the work of the actions
+        # before each position, and the cost model's scale there
+        self.costs = lab_class.cost_model(lab_class)
+        self._work = [0]
+        self._scales = [self.costs.scale]
 
     @property
     def length(self) -> int:
@@ -101,11 +118,14 @@ class History:
             return self._seek(self.check_seek(args))
         started = time.perf_counter()
         events = self.lab.apply(name, args)  # the lab is at the cursor: apply there
+        cost = self.cost_of(name, args)
         forked = []
         if not self.at_end:
             forked = [self._fork()]
         self.actions.append(entry if entry is not None else Entry(0, name, args))
         self.cursor += 1
+        self._work.append(self._work[-1] + cost)
+        self._scales.append(self.costs.scale)
         self._spent += time.perf_counter() - started
         if self._spent >= max(self._spacing, CHECKPOINT_SECONDS):
             self._checkpoint()
@@ -125,6 +145,8 @@ class History:
         )
         del self.forks[:-MAX_FORKS_KEPT]
         del self.actions[self.cursor :]
+        del self._work[self.cursor + 1 :]
+        del self._scales[self.cursor + 1 :]
         cut = bisect.bisect_right(self._indexes, self.cursor)
         for index in self._indexes[cut:]:
             del self._pickles[index]
@@ -135,6 +157,27 @@ class History:
             "at": self.cursor,
             "left_behind": len(dropped),
         }
+
+    def cost_of(self, name: Any, args: Any) -> int:
+        """The declared cost of doing an action at the cursor (ActionError if unfit)."""
+        if name == SEEK:
+            return self.seek_cost(self.check_seek(args))
+        self.costs.scale = self._scales[self.cursor]
+        return self.costs.cost_of(name, args)
+
+    def seek_cost(self, to: int) -> int:
+        """The declared work of replaying to `to` from where a seek would start."""
+        start = self._replay_start(to)[1]
+        return self._work[to] - self._work[start] if to >= start else 0
+
+    def state_cost(self) -> int:
+        """About what making the state at the cursor costs (copying it costs less)."""
+        self.costs.scale = self._scales[self.cursor]
+        return self.costs.start()
+
+    def work(self) -> int:
+        """The declared work of replaying the whole branch from a fresh lab."""
+        return self.costs.start() + self._work[-1]
 
     def _seek(self, to: int) -> list[dict]:
         before = self.cursor
@@ -153,16 +196,23 @@ class History:
             self.cursor = to
         return [{"type": "seeked", "from": before, "to": to}]
 
-    def _lab_at(self, to: int) -> Lab:
-        """The lab after `actions[:to]`, from the nearest base (never mutating it)."""
+    def _replay_start(self, to: int) -> tuple[str, int]:
+        """Where reaching `to` starts: here, a checkpoint, or a fresh lab."""
         slot = bisect.bisect_right(self._indexes, to) - 1
         base = self._indexes[slot] if slot >= 0 else 0
         if base <= self.cursor <= to:  # going forward from here is cheapest
-            lab, start = self.lab, self.cursor
-        elif base:
-            lab, start = pickle.loads(self._pickles[base]), base
+            return "here", self.cursor
+        return ("checkpoint", base) if base else ("fresh", 0)
+
+    def _lab_at(self, to: int) -> Lab:
+        """The lab after `actions[:to]`, from the nearest base (never mutating it)."""
+        where, start = self._replay_start(to)
+        if where == "here":
+            lab = self.lab
+        elif where == "checkpoint":
+            lab = pickle.loads(self._pickles[start])
         else:
-            lab, start = self.lab_class(seed=self.seed), 0
+            lab = self.lab_class(seed=self.seed)
         for entry in self.actions[start:to]:
             lab.apply(entry.name, entry.args)
         return lab
@@ -183,9 +233,55 @@ class History:
             self._indexes = self._indexes[1::2]
             self._spacing *= 2  # and take new ones as sparsely as the kept ones
 
+    def copy(self) -> "History":
+        """An independent copy for a new room: the lab copied, checkpoints shared."""
+        twin = pickle.loads(pickle.dumps(self.lab, protocol=5))
+        clone = object.__new__(History)
+        clone.__dict__.update(self.__dict__)
+        clone.lab = twin
+        clone.actions = list(self.actions)
+        clone.forks = [dict(f) for f in self.forks]
+        clone._indexes = list(self._indexes)
+        clone._pickles = dict(self._pickles)  # bytes: shared, never changed
+        clone.costs = self.lab_class.cost_model(self.lab_class)
+        clone._work = list(self._work)
+        clone._scales = list(self._scales)
+        return clone
+
     def replay(self) -> Lab:
         """A fresh lab with the current branch's actions up to the cursor applied."""
         lab = self.lab_class(seed=self.seed)
         for entry in self.actions[: self.cursor]:
             lab.apply(entry.name, entry.args)
         return lab
+
+
+def declared_work(lab_class: type[Lab], steps) -> int:
+    """The declared work of replaying `(name, args)` steps on a fresh lab.
+
+    Replays nothing (simulators/engine/cost.py). Seeks cost what replaying from a
+    checkpoint costs, which the spacing of checkpoints bounds: they count nothing
+    here. An invalid step raises its ActionError, with `step` set to its number.
+    """
+    costs = lab_class.cost_model(lab_class)
+    total = costs.start()
+    for number, (name, args) in enumerate(steps, start=1):
+        if name == SEEK:
+            continue
+        try:
+            total += costs.cost_of(name, args)
+        except ActionError as error:
+            error.step = number
+            raise
+    return total
+
+
+def replayed(slug: str, seed: int, entries: list[Entry]) -> History:
+    """The history a stored log makes, replayed from a fresh lab (seeks included).
+
+    Runs in a worker process for a heavy log (playground/rooms/work.py).
+    """
+    history = History(LABS[slug], seed)
+    for entry in entries:
+        history.apply(entry.name, entry.args, entry)
+    return history

@@ -19,10 +19,10 @@ import json
 import zlib
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_noop
 
-from playground.history import SEEK, History
-from playground.store import Entry
+from playground.history import SEEK, Entry, History, declared_work
 from simulators.engine.clocked import MAX_ADVANCE_MS
 from simulators.engine.declaration import ActionError
 from simulators.engine.rng import SEED_MAX
@@ -159,11 +159,47 @@ def _checked(payload: Any) -> tuple[str, int, list[tuple[str, dict]], int]:
     return slug, seed, steps, cursor
 
 
-def entries_of(slug: str, seed: int, steps: list, cursor: int) -> list[Entry]:
-    """The log entries a link's room starts with, each checked by applying it.
+def link_cost(slug: str, steps: list) -> int:
+    """The declared work of opening a link (simulators/engine/cost.py), replaying none.
 
-    Raises LinkError naming the first step the lab refuses (a forged link asking for a
-    billion keys is refused here, with the lab's own sentence).
+    LinkError names the first step that is not a valid action of the lab.
+    """
+    if any(name == SEEK for name, _ in steps):
+        raise LinkError(
+            "damaged_link",
+            gettext_noop("this link is damaged (cut short, or changed by hand)"),
+        )
+    try:
+        return declared_work(LABS[slug], steps)
+    except ActionError as error:
+        raise _bad_step(error.step, error) from None
+
+
+def check_cost(slug: str, steps: list) -> int:
+    """The link's declared work; LinkError if it passes the budget a link may use."""
+    units = link_cost(slug, steps)
+    budget = settings.PLAYGROUND_LINK_BUDGET_UNITS
+    if units > budget:
+        raise LinkError(
+            "link_too_heavy",
+            gettext_noop(
+                "this link would take about %(seconds)s s of work to open; a link may "
+                "take at most %(most)s s (fewer steps, or fewer keys, fit)"
+            ),
+            seconds=f"{units / 1e6:,.1f}",
+            most=f"{budget / 1e6:,.1f}",
+        )
+    return units
+
+
+def replay_link(
+    slug: str, seed: int, steps: list, cursor: int
+) -> tuple[list[Entry], History]:
+    """The log a link's room starts with, and its history: one replay, every step
+    checked as it is applied.
+
+    Raises LinkError naming the first step the lab refuses. Runs in a worker process
+    for a heavy link (playground/rooms/work.py): it touches no database.
     """
     timeline = History(LABS[slug], seed)
     entries = []
@@ -177,14 +213,20 @@ def entries_of(slug: str, seed: int, steps: list, cursor: int) -> list[Entry]:
         try:
             timeline.apply(name, args, entry)
         except ActionError as error:
-            raise LinkError(
-                "bad_step",
-                gettext_noop("step %(number)s of this link cannot be done: %(why)s"),
-                cause=error,
-                number=number,
-                why=error.message,
-            ) from None
+            raise _bad_step(number, error) from None
         entries.append(entry)
     if cursor < len(entries):
-        entries.append(Entry(len(entries) + 1, SEEK, {"to": cursor}))
-    return entries
+        entry = Entry(len(entries) + 1, SEEK, {"to": cursor})
+        timeline.apply(SEEK, entry.args, entry)
+        entries.append(entry)
+    return entries, timeline
+
+
+def _bad_step(number: int, error: ActionError) -> LinkError:
+    return LinkError(
+        "bad_step",
+        gettext_noop("step %(number)s of this link cannot be done: %(why)s"),
+        cause=error,
+        number=number,
+        why=error.message,
+    )

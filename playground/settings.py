@@ -159,3 +159,25 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# -- limits: what one client, one address and the whole server may ask for ------------
+# (docs/architecture.md, "Limits and abuse"). Work is counted in declared units of about
+# a microsecond each (simulators/engine/cost.py).
+
+
+def env_int(name: str, default: int) -> int:
+    """Read a whole-number setting from the environment."""
+    return int(os.environ.get(name, default))
+
+
+# work above this leaves the ordinary threads for a lane of its own (rooms/work.py)
+PLAYGROUND_HEAVY_UNITS = env_int("PLAYGROUND_HEAVY_UNITS", 50_000)
+# the most work opening one link may take: about 6 s
+PLAYGROUND_LINK_BUDGET_UNITS = env_int("PLAYGROUND_LINK_BUDGET_UNITS", 6_000_000)
+# worker processes that replay heavy links and logs, and how many replays may wait
+PLAYGROUND_REPLAY_WORKERS = env_int("PLAYGROUND_REPLAY_WORKERS", 1)
+PLAYGROUND_REPLAYS_PER_ADDRESS = env_int("PLAYGROUND_REPLAYS_PER_ADDRESS", 4)
+PLAYGROUND_REPLAYS_QUEUED = env_int("PLAYGROUND_REPLAYS_QUEUED", 32)
+# heavy actions (a million keys) waiting for the heavy thread
+PLAYGROUND_HEAVY_PER_ADDRESS = env_int("PLAYGROUND_HEAVY_PER_ADDRESS", 8)
+PLAYGROUND_HEAVY_QUEUED = env_int("PLAYGROUND_HEAVY_QUEUED", 64)

@@ -8,29 +8,18 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, transaction
 from django.utils import timezone
 
+from playground.history import Entry
 from playground.models import Answer, LogRecord, Question, RoomRecord
 
 # Join codes: no 0/O, 1/I/L: 31 symbols, 6 long, about 887 million codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One logged action."""
-
-    seq: int
-    name: str
-    args: dict
-    actor: str = ""
-    ref: str = ""
 
 
 def hash_secret(secret: str) -> str:

@@ -5,15 +5,20 @@ in the database, and the next visitor rebuilds it.
 """
 
 import asyncio
+import logging
 
 from django.conf import settings
 
 from playground import store
+from playground.history import Entry, History, replayed
 from playground.models import RoomRecord
-from playground.rooms.room import Room
-from playground.store import Entry
+from playground.rooms.room import Room, stored_log
+from playground.rooms.work import work
 from simulators.engine.lab import Lab
-from simulators.labs import LABS
+
+# a room made or loaded for a socket stays this long before anyone has joined it
+ARRIVAL_GRACE_SECONDS = 60
+log = logging.getLogger(__name__)
 
 
 class RoomRegistry:
@@ -27,8 +32,12 @@ class RoomRegistry:
         """The room with this id, if this process holds it in memory."""
         return self.rooms.get(room_id)
 
-    async def load(self, room_id: str) -> Room | None:
-        """The room with this id: from memory, or rebuilt from the database."""
+    async def load(self, room_id: str, address: str = "") -> Room | None:
+        """The room with this id: from memory, or rebuilt from the database.
+
+        A log that is heavy to replay is replayed in the replay lane, on behalf of
+        `address` (playground/rooms/work.py).
+        """
         room = self.rooms.get(room_id)
         if room is not None or not _plausible_id(room_id):
             return room
@@ -36,10 +45,10 @@ class RoomRegistry:
         async with lock:
             room = self.rooms.get(room_id)
             if room is None:
-                room = await asyncio.to_thread(_build, room_id)
+                room = await _build(room_id, address)
                 if room is not None:
+                    self._hold(room)
                     await room.relay.connect()
-                    self.rooms[room_id] = room
         self._loading.pop(room_id, None)
         return room
 
@@ -51,8 +60,13 @@ class RoomRegistry:
         kind: str = RoomRecord.PRIVATE,
         parent: str = "",
         entries: list[Entry] = (),
+        history: History | None = None,
     ) -> tuple[Room, str]:
-        """A new stored room (a copy of `entries`); returns it and its host secret."""
+        """A new stored room with a copy of `entries`; returns it and its host secret.
+
+        `history` is what `entries` make (a replay already done, or a copy of the
+        room they come from), so nothing is replayed here.
+        """
         record, secret = await asyncio.to_thread(
             store.create_room,
             lab_class.slug,
@@ -61,16 +75,36 @@ class RoomRegistry:
             parent=parent,
             entries=list(entries),
         )
-        room = await asyncio.to_thread(Room, record, list(entries))
+        if history is None:
+            history = await asyncio.to_thread(
+                replayed, lab_class.slug, seed, list(entries)
+            )
+        room = Room(record, list(entries), history)
+        self._hold(room)
         await room.relay.connect()
-        self.rooms[room.id] = room
         return room, secret
+
+    def _hold(self, room: Room) -> None:
+        """Keep a room in memory; one nobody joins (a branch never opened, a socket
+        that went away while it was being made) leaves after a grace period."""
+        self.rooms[room.id] = room
+        self._idle(
+            room, max(ARRIVAL_GRACE_SECONDS, settings.PLAYGROUND_ROOM_IDLE_SECONDS)
+        )
+
+    def _idle(self, room: Room, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        room.evict_handle = loop.call_later(seconds, self._evict, room.id)
 
     async def join(self, room: Room, member) -> None:
         """Add a member; an eviction waiting on an idle room is called off."""
         if room.evict_handle is not None:
             room.evict_handle.cancel()
             room.evict_handle = None
+        if self.rooms.setdefault(room.id, room) is not room:
+            # the grace ran out while this socket waited, and another socket loaded
+            # the room again: both replicas follow the one log, so this stays right
+            log.warning("room %s is held twice in this process", room.id)
         room.members.add(member)
         room.presence.soon()
         room.clock.ensure_ticking()
@@ -79,12 +113,8 @@ class RoomRegistry:
         """Remove a member; a room left empty is dropped after the idle time."""
         room.members.discard(member)
         room.presence.soon()
-        if room.members:
-            return
-        loop = asyncio.get_running_loop()
-        room.evict_handle = loop.call_later(
-            settings.PLAYGROUND_ROOM_IDLE_SECONDS, self._evict, room.id
-        )
+        if not room.members and room.evict_handle is None:
+            self._idle(room, settings.PLAYGROUND_ROOM_IDLE_SECONDS)
 
     def _evict(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
@@ -103,14 +133,18 @@ def _plausible_id(room_id) -> bool:
     )
 
 
-def _build(room_id: str) -> Room | None:
-    loaded = store.load_room(room_id)
-    if loaded is None or loaded[0].lab not in LABS:
+async def _build(room_id: str, address: str) -> Room | None:
+    """A stored room, its log replayed (in the replay lane when that is heavy)."""
+    loaded = await asyncio.to_thread(stored_log, room_id)
+    if loaded is None:
         return None
-    record, entries = loaded
-    room = Room(record, entries)
+    record, entries, units = loaded
+    history = await work.replay(
+        address, units, replayed, record.lab, record.seed, entries
+    )
+    room = Room(record, entries, history)
     if room.classroom is not None:
-        room.classroom.load_question()
+        await asyncio.to_thread(room.classroom.load_question)
     return room
 
 

@@ -24,13 +24,14 @@ from django.utils.translation import gettext_noop
 
 from playground import store
 from playground.delta import frame_body
-from playground.history import History
+from playground.history import History, declared_work, replayed
 from playground.models import RoomRecord
 from playground.rooms.classes import Classroom
 from playground.rooms.clock import RoomClock
 from playground.rooms.presence import Presence
 from playground.rooms.relay import Relay
 from playground.rooms.wire import encode, send_quietly
+from playground.rooms.work import work
 from playground.store import Entry
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
@@ -41,20 +42,30 @@ FRAME_BUFFER = 256  # frames kept for resuming reconnects
 log = logging.getLogger(__name__)
 
 
+class Broken(Exception):
+    """Applying an action failed for a reason other than the lab's refusal."""
+
+
 class Room:
     """A lab replica with its action log and this process's members."""
 
-    def __init__(self, record: RoomRecord, entries: list[Entry]) -> None:
+    def __init__(
+        self, record: RoomRecord, entries: list[Entry], history: History | None = None
+    ) -> None:
+        """A room whose log is `entries`; `history` is what they made, when a
+        replay elsewhere already built it (else they are replayed here)."""
         self.id = record.id
         self.lab_class: type[Lab] = LABS[record.lab]
         self.seed = record.seed
         self.kind = record.kind
         self.parent = record.parent
-        self.history = History(self.lab_class, self.seed)
-        self.seq = 0
-        self.log: list[Entry] = []
-        for entry in entries:
-            self._apply_entry(entry)
+        self.history = (
+            history
+            if history is not None
+            else replayed(record.lab, record.seed, entries)
+        )
+        self.log: list[Entry] = list(entries)
+        self.seq = self.log[-1].seq if self.log else 0
         self.frames: deque[tuple[int, str]] = deque(maxlen=FRAME_BUFFER)
         self.members: set = set()
         self.lock = asyncio.Lock()
@@ -133,7 +144,11 @@ class Room:
         return texts
 
     def _commit(self, name, args, ref, actor: str) -> tuple[list[str], Entry]:
-        """Store and apply one action (worker thread); the frames to send, in order."""
+        """Store and apply one action (worker thread); the frames to send, in order.
+
+        Raises Broken when anything but the lab's refusal went wrong after the replica
+        may have changed: the caller rebuilds it from the stored log.
+        """
         texts: list[str] = []
         try:
             with store.Appender(self.id, self.seq) as appender:
@@ -144,29 +159,26 @@ class Room:
         except ActionError as error:
             error.catch_up = texts
             raise
-        except Exception:
+        except Exception as error:
             log.exception(
                 "room %s failed on %r; rebuilding from its log", self.id, name
             )
-            self._rebuild()
-            raise ActionError(
-                "internal_error",
-                gettext_noop("the lab could not apply that action; nothing changed"),
-            ) from None
+            raise Broken() from error
         self.seq = entry.seq
         self.log.append(entry)
         texts.append(self._frame(entry, events))
         return texts, entry
 
-    def _rebuild(self) -> None:
-        """Replace the replica with one replayed from the stored log."""
-        loaded = store.load_room(self.id)
-        entries = loaded[1] if loaded else self.log
-        self.history = History(self.lab_class, self.seed)
-        self.seq = 0
-        self.log = []
-        for entry in entries:
-            self._apply_entry(entry)
+    async def _rebuild(self, address: str) -> None:
+        """Replace the replica with one replayed from the stored log (lock held)."""
+        loaded = await asyncio.to_thread(stored_log, self.id)
+        entries, units = loaded[1:] if loaded else (self.log, 0)
+        history = await work.replay(
+            address, units, replayed, self.slug, self.seed, entries
+        )
+        self.history = history
+        self.log = list(entries)
+        self.seq = self.log[-1].seq if self.log else 0
         self.frames.clear()
         self._last_snapshot = None
 
@@ -190,20 +202,36 @@ class Room:
         """Store, apply and broadcast an action; ActionError if refused.
 
         `tick` marks the room clock's own `advance`: the loop that sent it keeps
-        running, so it must not start a second one.
+        running, so it must not start a second one. An action (or a seek) whose
+        declared cost is heavy runs in the heavy lane (playground/rooms/work.py).
         """
         if self.classroom is not None:
             self.classroom.check_may_act(member)
         actor = member.member_id if member is not None else ""
+        address = member.address if member is not None else ""
         async with self.lock:
             try:
-                texts, entry = await asyncio.to_thread(
-                    self._commit, name, args, ref, actor
+                texts, entry = await work.act(
+                    address,
+                    self._cost(name, args),
+                    self._commit,
+                    name,
+                    args,
+                    ref,
+                    actor,
                 )
             except ActionError as error:
                 for text in getattr(error, "catch_up", ()):
                     await self.broadcast(text)
                 raise
+            except Broken:
+                await self._rebuild(address)
+                raise ActionError(
+                    "internal_error",
+                    gettext_noop(
+                        "the lab could not apply that action; nothing changed"
+                    ),
+                ) from None
             for text in texts:
                 await self.broadcast(text)
             await self.relay.publish(
@@ -218,6 +246,14 @@ class Room:
             )
         if not tick:
             self.clock.ensure_ticking()
+
+    def _cost(self, name, args) -> int:
+        """The declared cost of an action here, with the frame it makes after."""
+        try:
+            units = self.history.cost_of(name, args)
+        except ActionError:
+            return 0  # refused before any work: the lab says why
+        return units + self.history.costs.frame()
 
     async def on_entry(self, message: dict) -> None:
         """Another process logged an entry: apply it (or catch up across a gap)."""
@@ -249,12 +285,9 @@ class Room:
 
     # -- messages to members -----------------------------------------------------------
 
-    async def hello(self, member, declaration: dict) -> str:
-        """The hello message for a member: the whole current state."""
-        async with self.lock:
-            return await asyncio.to_thread(self._hello, member, declaration)
-
-    def _hello(self, member, declaration: dict) -> str:
+    def hello(self, member, declaration: dict) -> str:
+        """The hello message for a member: the whole current state (worker thread,
+        the room's lock held)."""
         snapshot = self.lab.snapshot()
         self._last_snapshot = snapshot
         message = {
@@ -286,3 +319,13 @@ class Room:
             if hosts_only and member.role != "host":
                 continue
             await send_quietly(member, text)
+
+
+def stored_log(room_id: str) -> tuple[RoomRecord, list[Entry], int] | None:
+    """A stored room, its log, and the declared work of replaying it (worker thread)."""
+    loaded = store.load_room(room_id)
+    if loaded is None or loaded[0].lab not in LABS:
+        return None
+    record, entries = loaded
+    steps = [(e.name, e.args) for e in entries]
+    return record, entries, declared_work(LABS[record.lab], steps)

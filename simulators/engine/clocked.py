@@ -34,7 +34,13 @@ SPEED = Param(
 PLAYBACK_ACTIONS = (
     ActionSpec("play", _("Play"), group="timeline"),
     ActionSpec("pause", _("Pause"), group="timeline"),
-    ActionSpec("step", _("Step"), group="timeline", help=_("Jump to the next event.")),
+    ActionSpec(
+        "step",
+        _("Step"),
+        group="timeline",
+        help=_("Jump to the next event."),
+        cost=200,
+    ),
     ActionSpec("set_speed", _("Speed"), (SPEED,), group="timeline"),
     ActionSpec(
         "advance",
@@ -51,6 +57,7 @@ PLAYBACK_ACTIONS = (
         ),
         group="clock",
         help=_("Move simulated time forward; the room sends these while playing."),
+        cost=200,
     ),
 )
 

@@ -38,12 +38,25 @@ class ActionError(ValueError):
         text = gettext(self.template)
         return text % self.params if self.params else text
 
+    def __reduce__(self):
+        # pickled as its fields (a refusal crosses from a replay's worker process):
+        # Exception's own pickling would call __init__ with the message alone
+        return (_rebuilt_error, (type(self), dict(self.__dict__)))
+
     def as_dict(self) -> dict:
         """The error as JSON-safe data."""
         data = {"code": self.code, "message": self.message}
         if self.field:
             data["field"] = self.field
         return data
+
+
+def _rebuilt_error(kind: type, fields: dict) -> ActionError:
+    """An ActionError (or a subclass) made again from its pickled fields."""
+    error = kind.__new__(kind)
+    error.__dict__.update(fields)
+    error.args = (error.message,)
+    return error
 
 
 @dataclass(frozen=True)
@@ -162,6 +175,9 @@ class ActionSpec:
     # where the browser puts it: "" the control panel, "timeline" the playback bar,
     # "clock" nowhere (sent by the room itself), "drawing" only by clicking the drawing
     group: str = ""
+    # replay cost in work units (about a microsecond each; simulators/engine/cost.py);
+    # a lab whose costs grow with its state says how in its own CostModel
+    cost: int = 100
 
     def as_dict(self) -> dict:
         """The action as JSON-safe data for the browser."""

@@ -3,6 +3,7 @@
 from typing import Any, ClassVar
 
 from simulators.engine.canonical import digest_of
+from simulators.engine.cost import CostModel
 from simulators.engine.declaration import ActionError, ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import SEED_MAX
@@ -20,6 +21,11 @@ class Lab:
     slug: ClassVar[str] = ""
     options: ClassVar[tuple[Param, ...]] = ()
     actions: ClassVar[tuple[ActionSpec, ...]] = ()
+    # declared costs (simulators/engine/cost.py): of making the lab, of showing a
+    # state (snapshot, metrics, digest), and of actions (the model)
+    creation_cost: ClassVar[int] = 1_000
+    frame_cost: ClassVar[int] = 5_000
+    cost_model: ClassVar[type[CostModel]] = CostModel
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):

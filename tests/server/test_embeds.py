@@ -465,10 +465,10 @@ def test_the_example_page_embeds_the_three_moments():
 
 
 def test_the_example_links_open_in_a_socket():
-    """Each example link is a valid link of its lab (entries_of replays it)."""
-    from playground.links import entries_of
+    """Each example link is a valid link of its lab (replay_link replays it)."""
+    from playground.links import replay_link
 
     for slug, link in example_links().items():
-        entries = entries_of(*read_link(link))
+        entries, _ = replay_link(*read_link(link))
         assert [e.name for e in entries] == [s[0] for s in EXAMPLE_HISTORIES[slug]]
     json.dumps(example_links())

@@ -15,14 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playground.asgi import application
-from playground.history import History
+from playground.history import History, replayed
 from playground.links import (
     MAX_ACTIONS,
     SHORT_LINK_CHARS,
     LinkError,
-    entries_of,
+    check_cost,
+    link_cost,
     make_link,
     read_link,
+    replay_link,
 )
 from playground.store import Entry
 from simulators.engine.declaration import ActionError
@@ -79,16 +81,11 @@ def open_in_fresh_process(links: list[str]) -> list[str]:
         "import django, os\n"
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'playground.settings')\n"
         "django.setup()\n"
-        "from playground.history import History\n"
-        "from playground.links import read_link, entries_of\n"
-        "from simulators.labs import LABS\n"
+        "from playground.links import read_link, replay_link\n"
         "out = []\n"
         "for link in json.loads(sys.stdin.read()):\n"
-        "    slug, seed, steps, cursor = read_link(link)\n"
-        "    h = History(LABS[slug], seed)\n"
-        "    for e in entries_of(slug, seed, steps, cursor):\n"
-        "        h.apply(e.name, e.args, e)\n"
-        "    out.append(h.lab.digest())\n"
+        "    entries, history = replay_link(*read_link(link))\n"
+        "    out.append(history.lab.digest())\n"
         "print(json.dumps(out))\n"
     )
     done = subprocess.run(
@@ -116,10 +113,10 @@ def test_random_histories_round_trip_through_a_link_in_a_fresh_process(slug):
 def test_any_history_round_trips_in_this_process(slug, seed, count):
     timeline = random_history(slug, seed, count)
     link = make_link(slug, seed, timeline.actions, timeline.cursor)
-    again = History(LABS[slug], seed)
-    for entry in entries_of(*read_link(link)):
-        again.apply(entry.name, entry.args, entry)
+    entries, again = replay_link(*read_link(link))
     assert again.lab.digest() == timeline.lab.digest()
+    # the one replay a link gets is the replay of the log its room stores
+    assert replayed(slug, seed, entries).lab.digest() == again.lab.digest()
     # consecutive advances are merged, so the link's history may be shorter; the
     # cursor is at the end exactly when it was
     assert again.length <= timeline.length
@@ -137,9 +134,7 @@ def test_merged_advances_reach_the_same_state():
         ("write", {"w": "ONE", "coordinator": "A"}),
         ("advance", {"ms": 280}),
     ]
-    again = History(LABS[slug], seed)
-    for entry in entries_of(slug, seed, steps, cursor):
-        again.apply(entry.name, entry.args, entry)
+    _, again = replay_link(slug, seed, steps, cursor)
     assert again.lab.digest() == timeline.lab.digest()
 
 
@@ -221,12 +216,12 @@ def test_a_forged_step_is_refused_by_the_lab_with_its_own_sentence():
         }
     )
     with pytest.raises(LinkError) as caught:
-        entries_of(*read_link(billion))
+        replay_link(*read_link(billion))
     assert caught.value.code == "bad_step"
     assert "step 1" in caught.value.message and "1,000,000" in caught.value.message
     seek = forge({"l": "hash-placement", "s": 1, "a": [["seek", {"to": 0}]], "c": 1})
     with pytest.raises(LinkError):
-        entries_of(*read_link(seek))
+        replay_link(*read_link(seek))
 
 
 async def test_a_link_opened_over_the_socket_gives_the_same_state():
@@ -286,7 +281,7 @@ VERSION_1_LINK = (
 
 def test_a_version_1_link_keeps_opening_as_it_did():
     assert read_link(VERSION_1_LINK) == ("hash-placement", 1, [("add_shard", {})], 1)
-    entries = entries_of(*read_link(VERSION_1_LINK))
+    entries, _ = replay_link(*read_link(VERSION_1_LINK))
     assert [(e.seq, e.name, e.args) for e in entries] == [(1, "add_shard", {})]
 
 
@@ -295,7 +290,7 @@ def test_the_labs_own_refusal_is_translated_with_the_rest():
         {"l": "hash-placement", "s": 1, "a": [["set_shards", {"count": 99}]], "c": 1}
     )
     with pytest.raises(LinkError) as caught:
-        entries_of(*read_link(link))
+        replay_link(*read_link(link))
     error = caught.value
     assert error.code == "bad_step" and error.cause.code == "out_of_range"
 
@@ -341,3 +336,71 @@ async def test_a_short_link_in_the_socket_address_opens_its_room_at_once():
         hello = json.loads(await communicator.receive_from(timeout=5))
         assert hello["type"] == "hello" and hello["seq"] == 0
         await communicator.disconnect()
+
+
+async def test_a_link_is_replayed_once_and_its_room_stores_what_it_replayed(
+    monkeypatch,
+):
+    """Before: every step was applied twice (once to check the link, once to build
+    the room). Now the one checked replay is the room's."""
+    # cheap enough to be replayed in this process (a heavy one goes to a worker)
+    steps = [Entry(n, "lookup", {"key": f"N{n}"}) for n in range(1, 4)]
+    link = make_link("hash-placement", 2, steps, 3)
+    applied = []
+    real_apply = LABS["hash-placement"].apply
+
+    def counting(lab, name, args):
+        applied.append(name)
+        return real_apply(lab, name, args)
+
+    monkeypatch.setattr(LABS["hash-placement"], "apply", counting)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/labs/hash-placement/?link={link}", headers=ORIGIN
+    )
+    await communicator.connect()
+    hello = json.loads(await communicator.receive_from(timeout=5))
+    await communicator.disconnect()
+    assert applied == ["lookup"] * 3
+    assert hello["seq"] == 3 and hello["timeline"]["length"] == 3
+
+
+def test_a_links_cost_is_added_up_before_anything_is_replayed():
+    million = ["load_keys", {"kind": "registration", "count": 1_000_000}]
+    bomb = forge({"l": "hash-placement", "s": 1, "a": [million] * 30, "c": 30})
+    slug, _, steps, _ = read_link(bomb)
+    assert link_cost(slug, steps) > 80_000_000  # 30 loads of a million keys
+    with pytest.raises(LinkError) as caught:
+        check_cost(slug, steps)
+    assert caught.value.code == "link_too_heavy"
+    assert "about 82.6 s" in caught.value.message
+    one = forge({"l": "hash-placement", "s": 1, "a": [million], "c": 1})
+    assert check_cost(*read_link(one)[::2]) < 6_000_000
+    # a step that is not an action of the lab is named before any cost is counted
+    bad = forge({"l": "quorum", "s": 1, "a": [["write", {"w": "ALL"}]], "c": 1})
+    with pytest.raises(LinkError) as caught:
+        link_cost(*read_link(bad)[::2])
+    assert caught.value.code == "bad_step" and "step 1" in caught.value.message
+
+
+async def test_a_moment_too_heavy_to_open_is_not_handed_out_as_a_link(settings):
+    settings.PLAYGROUND_LINK_BUDGET_UNITS = 30_000  # less than one shard added
+    communicator = WebsocketCommunicator(
+        application, "/ws/labs/hash-placement/", headers=ORIGIN
+    )
+    await communicator.connect()
+    await communicator.receive_from(timeout=5)  # hello
+    await communicator.send_json_to(
+        {"type": "action", "action": "add_shard", "args": {}}
+    )
+    await communicator.receive_from(timeout=5)  # its frame
+    await communicator.send_json_to({"type": "get_link", "ref": "l"})
+    refused = {"type": "presence"}
+    while refused["type"] == "presence":
+        refused = json.loads(await communicator.receive_from(timeout=5))
+    await communicator.disconnect()
+    assert (refused["type"], refused["code"], refused["ref"]) == (
+        "error",
+        "link_too_heavy",
+        "l",
+    )
+    assert "cannot be shared as a link" in refused["message"]

@@ -1,6 +1,5 @@
 """The quorum lab's musts, each over many seeded runs."""
 
-
 import pytest
 
 from simulators.engine import EventQueue

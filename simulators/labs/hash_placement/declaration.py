@@ -89,15 +89,18 @@ OPTIONS = (
     ),
 )
 ACTIONS = (
-    ActionSpec("add_shard", _("Add a shard"), primary=True),
+    ActionSpec("add_shard", _("Add a shard"), primary=True, cost=5_000),
     ActionSpec(
         "remove_shard",
         _("Remove a shard"),
         (Param("shard", _("Shard"), "text", max_length=2, source="shards"),),
         primary=True,
+        cost=5_000,
     ),
-    ActionSpec("set_shards", _("Set the number of shards"), (SHARD_COUNT,)),
-    ActionSpec("set_vnodes", _("Set virtual nodes"), (VNODES,)),
+    ActionSpec(
+        "set_shards", _("Set the number of shards"), (SHARD_COUNT,), cost=30_000
+    ),
+    ActionSpec("set_vnodes", _("Set virtual nodes"), (VNODES,), cost=20_000),
     ActionSpec("set_partitions", _("Set the partition count"), (PARTITIONS,)),
     ActionSpec("load_keys", _("Load keys"), (KEY_KIND, KEY_COUNT)),
     ActionSpec(
@@ -106,7 +109,8 @@ ACTIONS = (
         (KEY_TEXT,),
         help=_("Follow one key: hash, then partition or token, then shard."),
         primary=True,
+        cost=200,
     ),
-    ActionSpec("mark_hot", _("Make a key hot"), (KEY_TEXT, SHARE)),
+    ActionSpec("mark_hot", _("Make a key hot"), (KEY_TEXT, SHARE), cost=200),
     ActionSpec("clear_hot", _("Cool the hot key")),
 )

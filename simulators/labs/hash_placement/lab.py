@@ -4,6 +4,7 @@ from simulators.airline import Airline
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
+from simulators.labs.hash_placement.cost import HashPlacementCost
 from simulators.labs.hash_placement.declaration import (
     ACTIONS,
     MAX_SHARDS,
@@ -31,6 +32,7 @@ class HashPlacementLab(Lab):
     slug = "hash-placement"
     options = OPTIONS
     actions = ACTIONS
+    cost_model = HashPlacementCost
 
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)

@@ -142,6 +142,7 @@ ACTIONS = PLAYBACK_ACTIONS + (
         (SERVER, PASSENGER, BOOK_MODE),
         help=_("A client asks a server to sell the last seat on the flight."),
         primary=True,
+        cost=400,  # with the messages it sends, delivered by later advances
     ),
     ActionSpec(
         "board",
@@ -149,6 +150,7 @@ ACTIONS = PLAYBACK_ACTIONS + (
         (NODE, BOARD_MODE),
         help=_("Read the flight's seats and status from one server."),
         primary=True,
+        cost=400,
     ),
     ActionSpec(
         "split",
@@ -157,7 +159,7 @@ ACTIONS = PLAYBACK_ACTIONS + (
         help=_("Cut every link between these servers and the rest, heal the others."),
         primary=True,
     ),
-    ActionSpec("heal_all", _("Heal every link"), primary=True),
+    ActionSpec("heal_all", _("Heal every link"), primary=True, cost=300),
     ActionSpec("cut_link", _("Cut a link"), (LINK,)),
     ActionSpec("heal_link", _("Heal a link"), (LINK,)),
     ActionSpec(
@@ -168,11 +170,12 @@ ACTIONS = PLAYBACK_ACTIONS + (
     ),
     ActionSpec("set_skew", _("Skew a server's clock"), (NODE, SKEW)),
     ActionSpec("stop_node", _("Stop a server"), (NODE,)),
-    ActionSpec("restart_node", _("Restart a server"), (NODE,)),
+    ActionSpec("restart_node", _("Restart a server"), (NODE,), cost=300),
     ActionSpec(
         "reset",
         _("Start over"),
         (SERVER_COUNT,),
         help=_("One seat left again on every copy, the network whole."),
+        cost=500,
     ),
 )

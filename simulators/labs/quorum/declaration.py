@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from simulators.engine.clocked import PLAYBACK_ACTIONS
+from simulators.engine.cost import CostModel
 from simulators.engine.declaration import ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
 
@@ -10,6 +11,7 @@ COPY_CHOICES = (3, 5)
 SKEW_BOUND_MS = 5_000
 TRIAL_CHOICES = (100, 1_000, 5_000)
 MAX_TRIALS = max(TRIAL_CHOICES)
+TRIAL_COST = 250  # work units per trial (simulators/engine/cost.py)
 NAMED_LEVELS = ("ONE", "QUORUM", "ALL")
 LEVELS = (*NAMED_LEVELS, 1, 2, 3, 4, 5)
 LEVEL_LABELS = (
@@ -85,6 +87,7 @@ ACTIONS = (
         (level_param("w", "W", W_HELP, per_operation=True), COORDINATOR),
         help=_("Book one seat: the row gets a new value on every copy it reaches."),
         primary=True,
+        cost=400,  # with the messages it sends, delivered by later advances
     ),
     ActionSpec(
         "read",
@@ -92,6 +95,7 @@ ACTIONS = (
         (level_param("r", "R", R_HELP, per_operation=True), COORDINATOR),
         help=_("Ask the copies for the row and return the newest version among R."),
         primary=True,
+        cost=400,
     ),
     ActionSpec(
         "set_levels",
@@ -108,6 +112,7 @@ ACTIONS = (
         _("Set the number of copies"),
         (OPTIONS[0],),
         help=_("Start again with a fresh cluster of 3 or 5 copies."),
+        cost=500,
     ),
     ActionSpec("cut_link", _("Cut a link"), (LINK,), group="drawing"),
     ActionSpec("heal_link", _("Heal a link"), (LINK,), group="drawing"),
@@ -175,6 +180,7 @@ ACTIONS = (
             ),
         ),
         help=_("Run many seeded write-then-read trials of this configuration."),
+        cost=TRIAL_COST * MAX_TRIALS,  # QuorumCost charges the count asked for
     ),
     ActionSpec(
         "replay_trial",
@@ -190,5 +196,15 @@ ACTIONS = (
             ),
         ),
         help=_("Rebuild the cluster as that trial had it and play it live."),
+        cost=1_000,
     ),
 )
+
+
+class QuorumCost(CostModel):
+    """Declared costs of a quorum history: counting trials costs per trial."""
+
+    def charge(self, spec, args: dict) -> int:
+        if spec.name == "run_trials":
+            return TRIAL_COST * args["count"]
+        return spec.cost

@@ -34,6 +34,7 @@ from simulators.labs.quorum.declaration import (
     NAMED_LEVELS,
     OPTIONS,
     SKEW_BOUND_MS,
+    QuorumCost,
 )
 from simulators.labs.quorum.trials import TrialConfig, run_trials, start_trial
 
@@ -58,6 +59,7 @@ class QuorumLab(ClockedLab):
     slug = "quorum"
     options = OPTIONS
     actions = ACTIONS
+    cost_model = QuorumCost
 
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)
