@@ -9,6 +9,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import secrets
 import time
 import unicodedata
@@ -36,6 +37,8 @@ MAX_CHOICES = 8
 MAX_CHOICE_LENGTH = 80
 MAX_SECRET_TRIES = 5
 MAX_CLASSES_PER_SOCKET = 5
+MAX_DEPTH = 8  # objects and lists inside a message; every message needs at most 3
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 ACTION_FIELDS = {"type", "ref", "action", "args"}
 CLOSE_UNKNOWN_LAB = 4404
 CLOSE_BAD_REQUEST = 4400
@@ -222,9 +225,9 @@ class LabConsumer(AsyncWebsocketConsumer):
         Only a private room's owner resumes by frames: a class member gets a hello,
         since it carries their role and the class's state.
         """
-        if room.is_class or since_text is None or not since_text.isdigit():
+        since = _whole_number(since_text)
+        if room.is_class or since is None:
             return False
-        since = int(since_text)
         async with room.lock:
             missed = room.frames_since(since)
             if missed is None:
@@ -656,13 +659,57 @@ def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
         )
     try:
         message = json.loads(text_data)
-    except ValueError:
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError:  # not JSON, or a number of more than 4,300 digits
         raise ProtocolError(
             "bad_json", gettext("the message is not valid JSON")
         ) from None
     if not isinstance(message, dict):
         raise ProtocolError("not_an_object", gettext("a message must be a JSON object"))
+    if (
+        "\\u0000" in text_data
+        or SURROGATE_ESCAPE.search(text_data)
+        or text_data.count("[") + text_data.count("{") > MAX_DEPTH
+    ):
+        _check_tree(message)  # only then can it fail: most messages skip the walk
     return message
+
+
+def _check_tree(value, depth: int = 0) -> None:
+    """Refuse what no message needs and what the database cannot store: nesting
+    deeper than `MAX_DEPTH`, U+0000 and broken characters in any text (keys too)."""
+    if depth > MAX_DEPTH:
+        raise _too_deep()
+    if isinstance(value, str):
+        if "\x00" in value or not _encodable(value):
+            raise ProtocolError(
+                "bad_text",
+                gettext("text in a message may not hold U+0000 or broken characters"),
+            )
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_tree(key, depth + 1)
+            _check_tree(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_tree(item, depth + 1)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800") arrives through JSON
+        return False
+    return True
+
+
+def _too_deep() -> ProtocolError:
+    return ProtocolError(
+        "too_deep",
+        gettext("a message may nest objects and lists at most %(most)s deep")
+        % {"most": MAX_DEPTH},
+    )
 
 
 def _ref(message: dict) -> str | None:
@@ -744,13 +791,22 @@ def _first(query: dict, name: str) -> str | None:
     return values[0] if values else None
 
 
+def _whole_number(text: str | None, most_digits: int = 18) -> int | None:
+    """A whole number written in ASCII digits, or None ("²" and "٧" are digits to
+    Python, and `int` refuses more than 4,300 of them)."""
+    if text is None or not text.isascii() or not text.isdigit():
+        return None
+    return int(text) if len(text) <= most_digits else None
+
+
 def _seed(text: str | None) -> int:
     if text is None:
         return 0
-    if not text.isdigit() or int(text) > SEED_MAX:
+    seed = _whole_number(text)
+    if seed is None or seed > SEED_MAX:
         raise ProtocolError(
             "bad_seed",
             gettext("seed must be a whole number from 0 to %(maximum)s")
             % {"maximum": f"{SEED_MAX:,}"},
         )
-    return int(text)
+    return seed

@@ -129,6 +129,7 @@ def _plausible_id(room_id) -> bool:
         isinstance(room_id, str)
         and 3 < len(room_id) <= 40
         and room_id[:2] in ("p-", "c-")
+        and room_id[2:].isascii()
         and room_id[2:].isalnum()
     )
 

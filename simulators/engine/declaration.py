@@ -146,6 +146,8 @@ class Param:
             raise self._error("bad_text", _("%(name)s must be valid text")) from None
         if not value.strip():
             raise self._error("empty", _("%(name)s must not be empty"))
+        if not value.isprintable():  # U+0000 and other control characters
+            raise self._error("bad_text", _("%(name)s must be printable text"))
         if self.max_length is not None and len(value) > self.max_length:
             raise self._error(
                 "too_long",
