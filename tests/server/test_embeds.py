@@ -7,10 +7,12 @@ that changes them, rewrite the page with
     EMBED_EXAMPLE_REWRITE=1 .venv/bin/python -m pytest tests/server -k example_page
 """
 
+import base64
 import html
 import json
 import os
 import re
+import zlib
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -160,6 +162,10 @@ def test_the_options_shape_the_page(client):
         "theme=LIGHT",
         "seed=-3",
         "seed=99999999999999999999999",
+        "seed=%C2%B2",  # "²": isdigit(), and int() refuses it
+        "seed=%D9%A7",  # "٧": isdigit(), and int() reads 7
+        "seed=" + "9" * 5_000,
+        "seed=%00",
         "mode=readonly&mode=interactive",
         "x=1&controls[]=0",
     ],
@@ -363,12 +369,22 @@ def test_a_foreign_or_non_lab_url_is_not_found(client, url):
         "/labs/quorum/",
         "not a url",
         "http://testserver:99999/labs/quorum/",
+        "http://testserver:²/labs/quorum/",
+        "http://testserver:٧/labs/quorum/",
+        "http://testserver:" + "9" * 5_000 + "/labs/quorum/",
         "http://[::1/labs/quorum/",
         "http://testserver/" + "a" * 70_000,
     ],
 )
 def test_a_url_that_is_not_a_web_address_is_refused(client, url):
     assert_error(oembed(client, url=url), 400)
+
+
+@pytest.mark.parametrize("seed", ["²", "٧", "9" * 5_000, "\x00"])
+def test_a_seed_that_is_not_ascii_digits_is_left_out_of_the_snippet(client, seed):
+    response = oembed(client, url=f"{HOST}/labs/quorum/?seed={seed}")
+    assert response.status_code == 200
+    assert iframe_src(response.json()["html"]) == f"{HOST}/embed/quorum/"
 
 
 @pytest.mark.parametrize("slug", ["two-phase-commit", "no-such-lab"])
@@ -403,6 +419,14 @@ def test_damaged_and_forged_links_are_refused(client):
             "bad_link",
         )
         assert "script" not in body["message"]
+
+
+def test_a_link_nested_past_the_recursion_limit_is_a_bad_link(client):
+    text = b"[" * 100_000 + b"]" * 100_000
+    link = "1." + base64.urlsafe_b64encode(zlib.compress(text, 9)).decode().rstrip("=")
+    response = oembed(client, url=f"{HOST}/labs/quorum/#link={link}")
+    body = assert_error(response, 400, "bad_link")
+    assert "damaged" in body["message"]
 
 
 def test_markup_anywhere_in_the_url_never_reaches_the_snippet(client):

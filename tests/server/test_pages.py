@@ -45,7 +45,10 @@ def test_the_network_lab_pages_boot_their_renderers(client, slug):
     assert f"js/labs/{slug}.js" in html
 
 
-@pytest.mark.parametrize("seed", ["-1", "abc", "1" * 40, ""])
+@pytest.mark.parametrize(
+    "seed",
+    ["-1", "abc", "1" * 40, "", "%C2%B2", "%D9%A7", "9" * 5_000, "%00", "1%002"],
+)
 def test_a_bad_seed_in_the_page_address_falls_back_to_zero(client, seed):
     html = client.get(f"/labs/hash-placement/?seed={seed}").content.decode()
     assert 'data-seed="0"' in html
