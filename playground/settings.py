@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from playground.secret_key import secret_key
@@ -40,11 +41,13 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "playground",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "playground.middleware.StaticGZipMiddleware",  # wraps whitenoise's responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -132,6 +135,24 @@ WHITENOISE_AUTOREFRESH = DEBUG
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Every response says where its page may load from: this site only. The one inline
+# script, the import map, carries the request's nonce; no inline style or handler is
+# allowed (d3's .style() goes through the CSSOM, which style-src does not govern).
+# 'self' also covers ws: and wss: to this host (CSP 3; the browser tests check it).
+# Only /embed/<slug>/ may be framed, by anyone (playground.embeds).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # the websocket protocol's limits (docs/protocol.md)
 PLAYGROUND_MAX_MESSAGE_BYTES = 64 * 1024

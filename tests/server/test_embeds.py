@@ -87,12 +87,17 @@ def example_src(slug: str, link: str) -> str:
 # -- the embed page --------------------------------------------------------------------
 
 
+def policy_of(response) -> list[str]:
+    """The directives of a response's Content-Security-Policy."""
+    return response.headers["Content-Security-Policy"].split("; ")
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_an_embed_may_be_framed_by_any_site(client, slug):
     response = client.get(f"/embed/{slug}/")
     assert response.status_code == 200
     assert "X-Frame-Options" not in response.headers
-    assert response.headers["Content-Security-Policy"] == "frame-ancestors *"
+    assert "frame-ancestors *" in policy_of(response)
     html_text = response.content.decode()
     assert f'data-ws-path="/ws/labs/{slug}/"' in html_text
     assert f"js/labs/{slug}.js" in html_text
@@ -103,7 +108,7 @@ def test_an_embed_may_be_framed_by_any_site(client, slug):
 def test_a_head_request_is_answered_like_a_get(client):
     response = client.head("/embed/quorum/")
     assert response.status_code == 200
-    assert response.headers["Content-Security-Policy"] == "frame-ancestors *"
+    assert "frame-ancestors *" in policy_of(response)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +117,7 @@ def test_a_head_request_is_answered_like_a_get(client):
 def test_every_other_page_still_refuses_to_be_framed(client, path):
     response = client.get(path)
     assert response.headers["X-Frame-Options"] == "DENY"
-    assert "frame-ancestors" not in response.headers.get("Content-Security-Policy", "")
+    assert "frame-ancestors 'none'" in policy_of(response)
 
 
 @pytest.mark.parametrize("slug", ["two-phase-commit", "no-such-lab"])
