@@ -110,8 +110,6 @@ def server_env(var_dir: Path, database_url: str = "", redis_url: str = "") -> di
     """The environment of a production-like server: DEBUG off, our own var dir."""
     return live_env(
         var_dir,
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(32),
         DATABASE_URL=database_url or None,
         REDIS_URL=redis_url or None,
     )

@@ -1,11 +1,12 @@
 """Embeds: a lab with minimal chrome for an <iframe> on any site, and oEmbed.
 
 `/embed/<slug>/` is the only page that may be framed by another site: it drops
-X-Frame-Options and says `Content-Security-Policy: frame-ancestors *`; every other page
-keeps `X-Frame-Options: DENY`. Its options are query parameters (`EmbedOptions`); a
-value that is not one of the allowed ones falls back to the default. The state comes
-from the fragment (`#link=1.…`), which never reaches the server: the page sends it over
-the websocket, and the socket gets a private room of its own.
+X-Frame-Options and its Content-Security-Policy says `frame-ancestors *`; every other
+page keeps `X-Frame-Options: DENY` and `frame-ancestors 'none'`. Its options are query
+parameters (`EmbedOptions`); a value that is not one of the allowed ones falls back to
+the default. The state comes from the fragment (`#link=1.…`), which never reaches the
+server: the page sends it over the websocket, and the socket gets a private room of
+its own.
 
 `/oembed?url=…` answers docs tools (https://oembed.com): for a URL of this site's
 `/labs/<slug>/` or `/embed/<slug>/` it returns the <iframe> snippet. The snippet's
@@ -17,6 +18,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from csp.decorators import csp_replace
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -29,7 +31,6 @@ from playground.catalogue import find_lab
 from playground.links import MAX_LINK_CHARS, LinkError, read_link
 from playground.views import lab_context, seed_from
 
-FRAME_ANCESTORS = "frame-ancestors *"
 PROVIDER_NAME = "Distributed Data Playground"
 
 # The snippet's size: as wide as a docs column, tall enough for the drawing and the
@@ -105,6 +106,7 @@ def _built_lab(slug: str):
 
 
 @xframe_options_exempt
+@csp_replace({"frame-ancestors": "*"})
 @require_safe
 def embed(request: HttpRequest, slug: str) -> HttpResponse:
     """A lab with minimal chrome, for an <iframe> on any site."""
@@ -119,9 +121,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         page_url=reverse("lab", args=[found[1].slug]) + page_query,
         oembed_href=_oembed_href(request),
     )
-    response = render(request, "embed/lab.html", context)
-    response["Content-Security-Policy"] = FRAME_ANCESTORS
-    return response
+    return render(request, "embed/lab.html", context)
 
 
 def _oembed_href(request: HttpRequest) -> str:

@@ -32,6 +32,10 @@ VERSION = "1"
 MAX_LINK_CHARS = 60_000  # fits in one websocket message (64 KiB)
 MAX_ACTIONS = 10_000
 MAX_JSON_BYTES = 2_000_000  # a link never inflates beyond this (zip bombs)
+# A link's JSON is four levels deep (payload, actions, step, args). Far deeper is
+# forged, and code that walks it would recurse until it failed (json.loads itself
+# stops at the recursion limit with RecursionError).
+MAX_JSON_DEPTH = 32
 # Links meant for a docs page or a chat should stay under 2,000 characters: the length
 # every browser, server and docs tool accepts in a URL (tests/server/test_links.py).
 SHORT_LINK_CHARS = 2_000
@@ -108,7 +112,9 @@ def read_link(link: Any) -> tuple[str, int, list[tuple[str, dict]], int]:
         if inflater.unconsumed_tail or inflater.unused_data or not inflater.eof:
             raise ValueError("truncated or too large")
         payload = json.loads(data)
-    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        if _deeper_than(payload, MAX_JSON_DEPTH):
+            raise ValueError("nested too deep")
+    except (ValueError, RecursionError, binascii.Error, zlib.error, UnicodeDecodeError):
         raise LinkError(
             "damaged_link",
             gettext_noop("this link is damaged (cut short, or changed by hand)"),
@@ -157,6 +163,23 @@ def _checked(payload: Any) -> tuple[str, int, list[tuple[str, dict]], int]:
     if not 0 <= cursor <= len(steps):
         raise damaged
     return slug, seed, steps, cursor
+
+
+def _deeper_than(value: Any, most: int) -> bool:
+    """Whether JSON `value` nests lists and objects more than `most` levels deep."""
+    level = [value] if isinstance(value, list | dict) else []
+    for _ in range(most):
+        level = [
+            child
+            for container in level
+            for child in (
+                container.values() if isinstance(container, dict) else container
+            )
+            if isinstance(child, list | dict)
+        ]
+        if not level:
+            return False
+    return bool(level)
 
 
 def link_cost(slug: str, steps: list) -> int:

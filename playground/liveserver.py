@@ -64,9 +64,11 @@ def reachable(host: str, port: int, seconds: float = 1.0) -> bool:
 
 
 def server_env(var_dir: Path, **extra: str | None) -> dict:
-    """The environment of a server on `var_dir`: SQLite and no Redis unless `extra`
-    sets DATABASE_URL or REDIS_URL (a value of None removes a variable)."""
-    env = {**os.environ, "PLAYGROUND_VAR_DIR": str(var_dir), "DEBUG": "true"}
+    """The environment of a server on `var_dir`, configured as in production (DEBUG
+    off, the secret key kept in `var_dir`): SQLite and no Redis unless `extra` sets
+    DATABASE_URL or REDIS_URL (a value of None removes a variable)."""
+    env = {**os.environ, "PLAYGROUND_VAR_DIR": str(var_dir)}
+    env.pop("DEBUG", None)
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     for name, value in extra.items():

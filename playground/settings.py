@@ -8,11 +8,12 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
+from playground.secret_key import secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-DEV_SECRET_KEY = "dev-only-not-secret-playground-key"
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -23,12 +24,12 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
-    raise ImproperlyConfigured(
-        "Set SECRET_KEY: the development key is refused when DEBUG is off."
-    )
+# Off unless asked for (`DEBUG=true make run`): the debug pages show tracebacks,
+# settings and every route to anyone who can make a request fail.
+DEBUG = env_flag("DEBUG", False)
+VAR_DIR = Path(os.environ.get("PLAYGROUND_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+SECRET_KEY = secret_key(os.environ.get("SECRET_KEY"), VAR_DIR / "secret_key")
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
@@ -40,11 +41,13 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "playground",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "playground.middleware.StaticGZipMiddleware",  # wraps whitenoise's responses
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -69,8 +72,6 @@ TEMPLATES = [
     },
 ]
 
-VAR_DIR = Path(os.environ.get("PLAYGROUND_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'playground.sqlite3'}", conn_max_age=60
@@ -127,12 +128,31 @@ TIME_ZONE = "UTC"
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns on every start when it is missing
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Every response says where its page may load from: this site only. The one inline
+# script, the import map, carries the request's nonce; no inline style or handler is
+# allowed (d3's .style() goes through the CSSOM, which style-src does not govern).
+# 'self' also covers ws: and wss: to this host (CSP 3; the browser tests check it).
+# Only /embed/<slug>/ may be framed, by anyone (playground.embeds).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # the websocket protocol's limits (docs/protocol.md)
 PLAYGROUND_MAX_MESSAGE_BYTES = 64 * 1024

@@ -1,6 +1,7 @@
 """Pages: the catalogue, one page per built lab, and joining a class."""
 
 import io
+import re
 import time
 import unicodedata
 from urllib.parse import urlencode
@@ -68,9 +69,14 @@ def lab_context(chapter, entry) -> dict:
     }
 
 
+# ASCII digits only: str.isdigit() is also true of "²" (which int() refuses) and of
+# "٧" (which int() reads as 7); 16 of them keep int() far from its 4,300-digit limit.
+SEED_TEXT = re.compile(r"[0-9]{1,16}")
+
+
 def seed_from(text: str | None) -> int:
     """A seed from the query string; anything that is not one gives 0."""
-    if text is None or not text.isdigit() or len(text) > 16:
+    if text is None or not SEED_TEXT.fullmatch(text):
         return 0
     return min(int(text), SEED_MAX)
 
@@ -150,7 +156,7 @@ def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
                 "No class has the code %(code)s, or that class has ended. "
                 "Check the code on the board and try again."
             )
-            % {"code": _normalise(code)[:20]}
+            % {"code": _printable(_normalise(code))[:20]}
         )
         return _join_form(request, code=code, name=name, code_error=message, status=404)
     query = {"room": record.id}
@@ -162,8 +168,8 @@ def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
 
 def _join_form(request, *, code="", name="", code_error="", name_error="", status=200):
     context = {
-        "code": code.strip()[:20],
-        "name": name[:MAX_NAME_LENGTH],
+        "code": _printable(code).strip()[:20],
+        "name": _printable(name)[:MAX_NAME_LENGTH],
         "code_error": code_error,
         "name_error": name_error,
         "max_name": MAX_NAME_LENGTH,
@@ -174,6 +180,11 @@ def _join_form(request, *, code="", name="", code_error="", name_error="", statu
 def _normalise(code: str) -> str:
     """What a student typed, as a code: capitals, no spaces or dashes."""
     return "".join(c for c in code if c not in " -\t").upper()
+
+
+def _printable(text: str) -> str:
+    """`text` without control characters (U+0000 and the like), to show it back."""
+    return "".join(c for c in text if c.isprintable())
 
 
 def _name_problem(name: str) -> str:

@@ -129,3 +129,20 @@ def test_a_name_that_is_too_long_or_empty_is_refused_with_a_reason(client, lesso
     empty = client.post("/join/", {"code": lesson.join_code, "name": "  "})
     assert empty.status_code == 400
     assert "Type a name" in empty.content.decode()
+
+
+def test_control_characters_are_a_wrong_code_or_name_and_never_shown_back(client):
+    for code, name, status in [
+        ("ABC\x00DE", "Ada", 404),
+        ("\x00", "", 400),
+        ("ZZZZZZ", "A\x00da", 400),
+        ("9" * 5_000, "9" * 5_000, 400),
+    ]:
+        response = client.post("/join/", {"code": code, "name": name})
+        assert response.status_code == status, (code[:10], name[:10])
+        assert "\x00" not in response.content.decode()
+    for path in ["/join/?code=%00", "/join/%00/", "/join/%C2%B2/"]:
+        response = client.get(path)
+        assert response.status_code in (200, 404), path
+        assert "\x00" not in response.content.decode()
+    assert client.get("/join/%00/qr.svg").status_code == 404

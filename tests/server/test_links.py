@@ -206,6 +206,29 @@ def test_bad_links_are_refused_with_a_clear_reason():
         assert caught.value.code == code, (link[:40], caught.value.code)
 
 
+def packed(text: str) -> str:
+    """A version-1 link of any JSON text, as make_link encodes one."""
+    data = zlib.compress(text.encode(), 9)
+    return "1." + base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,  # past the recursion limit
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        '{"l":"quorum","s":0,"a":[["pause",' + '{"x":' * 30 + "1" + "}" * 30 + "]],"
+        '"c":0}',  # within the recursion limit, but no link nests like this
+        '{"l":"quorum","s":' + "9" * 5_000 + ',"a":[],"c":0}',  # past int()'s limit
+    ],
+    ids=["arrays", "objects", "args", "digits"],
+)
+def test_a_link_nested_too_deep_or_with_a_huge_number_is_damaged(text):
+    with pytest.raises(LinkError) as caught:
+        read_link(packed(text))
+    assert caught.value.code == "damaged_link"
+
+
 def test_a_forged_step_is_refused_by_the_lab_with_its_own_sentence():
     billion = forge(
         {

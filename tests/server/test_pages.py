@@ -45,7 +45,10 @@ def test_the_network_lab_pages_boot_their_renderers(client, slug):
     assert f"js/labs/{slug}.js" in html
 
 
-@pytest.mark.parametrize("seed", ["-1", "abc", "1" * 40, ""])
+@pytest.mark.parametrize(
+    "seed",
+    ["-1", "abc", "1" * 40, "", "%C2%B2", "%D9%A7", "9" * 5_000, "%00", "1%002"],
+)
 def test_a_bad_seed_in_the_page_address_falls_back_to_zero(client, seed):
     html = client.get(f"/labs/hash-placement/?seed={seed}").content.decode()
     assert 'data-seed="0"' in html
@@ -62,3 +65,36 @@ def test_pages_refuse_to_be_framed(client):
 
 def test_static_modules_and_the_translation_catalogue_are_served(client):
     assert client.get("/jsi18n/").status_code == 200
+
+
+def assert_error_page(html: str, status: int) -> None:
+    """The site's own error page: its look, one sentence, the way back, no internals."""
+    assert f"Error {status}" in html
+    assert 'class="site-header"' in html and "css/app.css" in html
+    assert 'href="/"' in html
+    for leak in ("Traceback", "Django", "urlpatterns", "settings", "<slug", ".py"):
+        assert leak not in html, leak
+
+
+@pytest.mark.parametrize("path", ["/no-such-page/", "/labs/no-such-lab/", "/static/x"])
+def test_a_missing_page_is_the_sites_own_404_and_lists_no_routes(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert_error_page(html, 404)
+    assert "There is no page at this address" in html
+    assert "join/" not in html and "oembed" not in html and "jsi18n" not in html
+
+
+def test_the_500_page_is_the_sites_own_and_needs_no_request():
+    from django.template.loader import get_template
+
+    html = get_template("500.html").render()  # as Django's handler does: no context
+    assert_error_page(html, 500)
+    assert "<script" not in html
+
+
+def test_a_bad_host_gets_the_sites_own_400(client):
+    response = client.get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert_error_page(response.content.decode(), 400)
