@@ -17,6 +17,7 @@ install: $(VENV)/.installed
 
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py prune_rooms
 	@echo "The playground is at http://$(HOST):$(PORT)/"
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
 

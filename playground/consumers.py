@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.utils.translation import gettext, gettext_noop
 
+from playground import store
 from playground.i18n import translate_declaration
 from playground.links import LinkError, check_cost, make_link, read_link, replay_link
 from playground.models import RoomRecord
@@ -177,7 +178,15 @@ class LabConsumer(AsyncWebsocketConsumer):
         room = await registry.load(wanted, self.address) if wanted else None
         if room is not None and room.slug != slug:
             room = None
-        if room is None and wanted.startswith("c-"):
+        if room is not None and room.is_class and room.classroom.ended():
+            await self.send_error(
+                "class_ended",
+                gettext(
+                    "that class session has ended; this is a fresh lab of your own"
+                ),
+            )
+            room = None
+        elif room is None and wanted.startswith("c-"):
             await self.send_error(
                 "no_such_room",
                 gettext(
@@ -189,10 +198,17 @@ class LabConsumer(AsyncWebsocketConsumer):
         if room is None and link is not None:
             room = await self.room_from_link(link, slug)
         if room is None:
+            await registry.allow_room(self.address)
             room, _ = await registry.create(lab_class, seed)
         if room.is_class:
             self.role = "student"
             self.name = self.name or f"{gettext('Student')} {self.member_id[-3:]}"
+            try:
+                await room.classroom.admit(self)
+            except ActionError as error:
+                close = CLOSE_FORBIDDEN if error.code == "removed" else CLOSE_TRY_AGAIN
+                await self.refuse(error.code, error.translated(gettext), close)
+                return
         if room.presence.watching() >= settings.PLAYGROUND_ROOM_MEMBER_CAP:
             await self.refuse(
                 "room_full",
@@ -338,6 +354,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_a_class", gettext("this is not a class session"), "secret"
             )
+        room.classroom.check_open()
         if not secret_matches(message.get("secret"), room.classroom.host_secret_hash):
             self.secret_tries += 1
             if self.secret_tries >= MAX_SECRET_TRIES:
@@ -396,6 +413,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_host", gettext("only the host can start a class from here")
             )
+        await registry.allow_room(self.address)
         entries, history = await self.copy_of(room)
         new, secret = await registry.create(
             room.lab_class,
@@ -428,9 +446,27 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_a_class", gettext("only a class session can be branched")
             )
+        room.classroom.check_open()
+        made = await asyncio.to_thread(store.branches_of, room.id, self.member_id)
+        most = settings.PLAYGROUND_BRANCHES_PER_MEMBER
+        if made >= most:
+            raise ProtocolError(
+                "too_many_branches",
+                gettext(
+                    "you have made %(most)s private branches of this class, the most "
+                    "one person may; go on in the last one, or follow the class"
+                )
+                % {"most": most},
+            )
+        await registry.allow_room(self.address)
         entries, history = await self.copy_of(room)
         new, _ = await registry.create(
-            room.lab_class, room.seed, parent=room.id, entries=entries, history=history
+            room.lab_class,
+            room.seed,
+            parent=room.id,
+            creator=self.member_id,
+            entries=entries,
+            history=history,
         )
         await self.send(
             text_data=encode(
@@ -464,6 +500,24 @@ class LabConsumer(AsyncWebsocketConsumer):
             kind = "choice"
         await self.room.classroom.ask(text, kind, choices)
 
+    async def on_remove_member(self, message: dict, ref: str | None) -> None:
+        """The host removes a member: their answers go and they cannot come back."""
+        _only(message, {"type", "ref", "member"})
+        self.must_host()
+        member = message.get("member")
+        if not isinstance(member, str) or not _plausible_member(member):
+            raise ProtocolError(
+                "bad_member", gettext("member must be a member's id"), "member"
+            )
+        if member == self.member_id:
+            raise ProtocolError(
+                "bad_member", gettext("the host cannot remove themselves"), "member"
+            )
+        await self.room.classroom.remove(member)
+        await self.send(
+            text_data=encode({"type": "removed", "ref": ref, "member": member})
+        )
+
     async def on_answer(self, message: dict, ref: str | None) -> None:
         _only(message, {"type", "ref", "question", "value"})
         number = message.get("question")
@@ -471,6 +525,8 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "bad_question", gettext("question must be its number"), "question"
             )
+        if not self.room.is_class:
+            raise ProtocolError("not_a_class", gettext("this is not a class session"))
         await self.room.classroom.answer(self, number, message.get("value"))
         await self.send(
             text_data=encode({"type": "answered", "ref": ref, "question": number})
@@ -551,6 +607,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         if found != slug:
             raise LinkError("wrong_lab", gettext_noop("this link is for another lab"))
         units = await asyncio.to_thread(check_cost, found, steps)
+        await registry.allow_room(self.address)
         entries, history = await work.replay(
             self.address, units, replay_link, found, seed, steps, cursor
         )
@@ -597,10 +654,16 @@ class LabConsumer(AsyncWebsocketConsumer):
             return list(room.log), history
 
     def must_host(self) -> None:
+        """Refuse what only the host of a class that is still on may do."""
         if self.role != "host":
             raise ProtocolError(
                 "not_host", gettext("only the class's host can do that")
             )
+        self.room.classroom.check_open()
+
+    async def dismiss(self, error: ActionError, close_code: int) -> None:
+        """Send this socket away, saying why (the host removed it, the class ended)."""
+        await self.refuse(error.code, error.translated(gettext), close_code)
 
     async def refuse(self, code: str, message: str, close_code: int) -> None:
         await self.send_error(code, message)
@@ -624,6 +687,7 @@ HANDLERS = {
     "ask": LabConsumer.on_ask,
     "answer": LabConsumer.on_answer,
     "reveal": LabConsumer.on_reveal,
+    "remove_member": LabConsumer.on_remove_member,
     "get_link": LabConsumer.on_get_link,
     "open_link": LabConsumer.on_open_link,
 }
@@ -784,6 +848,15 @@ def client_address(scope: dict) -> str:
     """
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+def _plausible_member(member_id: str) -> bool:
+    """The shape of the ids `_member_id` gives ("m-" and 12 hex digits)."""
+    return (
+        len(member_id) == 14
+        and member_id.startswith("m-")
+        and all(c in "0123456789abcdef" for c in member_id[2:])
+    )
 
 
 def _first(query: dict, name: str) -> str | None:

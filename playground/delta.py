@@ -45,8 +45,15 @@ def diff(old: Any, new: Any, path: list | None = None, out: list | None = None) 
 
 
 def _same(a: Any, b: Any) -> bool:
-    # 1 == 1.0 == True in Python, but not in JSON: compare types too
-    return type(a) is type(b) and a == b
+    # 1 == 1.0 == True in Python, but not in JSON: compare types too, all the way
+    # down ({"d": False} == {"d": 0} in Python)
+    if type(a) is not type(b) or a != b:
+        return False
+    if isinstance(a, dict):
+        return all(_same(value, b[key]) for key, value in a.items())
+    if isinstance(a, list):
+        return all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return True
 
 
 def patch(value: Any, operations: list) -> Any:

@@ -27,14 +27,22 @@ class RoomRecord(models.Model):
     driver = models.CharField(max_length=40, blank=True, default="")
     driver_name = models.CharField(max_length=60, blank=True, default="")
     control_version = models.PositiveIntegerField(default=0)
-    # a private branch remembers the class it came from
+    # a private branch remembers the class it came from, and the member who made it
     parent = models.CharField(max_length=40, blank=True, default="")
+    creator = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
-    # classes end: after this moment the join code no longer lets anyone in
+    # when a socket last opened it: stored rooms nobody opens for long are pruned
+    opened_at = models.DateTimeField(null=True, blank=True)
+    # classes end for good at this moment: no code, id or secret lets anyone in, and
+    # nothing more is done in them
     closes_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["lab", "kind"])]
+        indexes = [
+            models.Index(fields=["lab", "kind"]),
+            models.Index(fields=["parent", "creator"]),
+            models.Index(fields=["kind", "opened_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} room {self.id} ({self.lab})"
@@ -97,5 +105,25 @@ class Answer(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["question", "member"], name="one_answer_per_member"
+            )
+        ]
+
+
+class Member(models.Model):
+    """Someone who joined a class: the host sees them and may remove them."""
+
+    room = models.ForeignKey(
+        RoomRecord, on_delete=models.CASCADE, related_name="people"
+    )
+    member = models.CharField(max_length=40)
+    name = models.CharField(max_length=60, blank=True, default="")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # removed by the host: their answers are gone, and this id cannot come back
+    removed = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "member"], name="one_row_per_member"
             )
         ]

@@ -167,11 +167,6 @@ PLAYGROUND_MESSAGES_PER_SECOND = 20
 # frames carry `patch` (the change since the frame before) when it is clearly smaller
 # than the whole snapshot (playground/delta.py)
 PLAYGROUND_FRAME_PATCHES = os.environ.get("PLAYGROUND_FRAME_PATCHES", "1") == "1"
-# wrong join codes one client address may try a minute: a class behind one NAT shares
-# it, and at 30 a minute finding one of a thousand live codes takes about three weeks
-PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE = int(
-    os.environ.get("PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE", "30")
-)
 
 LOGGING = {
     "version": 1,
@@ -201,3 +196,31 @@ PLAYGROUND_REPLAYS_QUEUED = env_int("PLAYGROUND_REPLAYS_QUEUED", 32)
 # heavy actions (a million keys) waiting for the heavy thread
 PLAYGROUND_HEAVY_PER_ADDRESS = env_int("PLAYGROUND_HEAVY_PER_ADDRESS", 8)
 PLAYGROUND_HEAVY_QUEUED = env_int("PLAYGROUND_HEAVY_QUEUED", 64)
+# rooms one address may make (pages opened, links, branches, classes), as `limits` rules
+PLAYGROUND_ROOMS_PER_ADDRESS = os.environ.get(
+    "PLAYGROUND_ROOMS_PER_ADDRESS", "120/minute;1200/hour"
+)
+# private branches one member may keep of one class
+PLAYGROUND_BRANCHES_PER_MEMBER = env_int("PLAYGROUND_BRANCHES_PER_MEMBER", 20)
+# new members one address may add to one class: a class behind one address joins at once
+PLAYGROUND_NEW_MEMBERS_PER_ADDRESS = os.environ.get(
+    "PLAYGROUND_NEW_MEMBERS_PER_ADDRESS", "60/minute;150/hour"
+)
+# how long a private room stays in memory after its last socket left (a class room:
+# PLAYGROUND_ROOM_IDLE_SECONDS); its log stays stored, and the next visitor rebuilds it
+PLAYGROUND_PRIVATE_IDLE_SECONDS = env_int("PLAYGROUND_PRIVATE_IDLE_SECONDS", 60)
+# stored rooms nobody opened for this many days (classes: ended this long ago) are
+# deleted by `manage.py prune_rooms`, which `make run` runs at start
+PLAYGROUND_ROOM_KEEP_DAYS = env_int("PLAYGROUND_ROOM_KEEP_DAYS", 30)
+# joining a class (playground/rooms/door.py): wrong codes one address, and all, may try
+# before lookups wait their turn, one every PLAYGROUND_JOIN_SLOW_SECONDS
+PLAYGROUND_JOIN_WRONG_PER_ADDRESS = os.environ.get(
+    "PLAYGROUND_JOIN_WRONG_PER_ADDRESS", "30/minute"
+)
+PLAYGROUND_JOIN_WRONG_TOTAL = os.environ.get(
+    "PLAYGROUND_JOIN_WRONG_TOTAL", "600/minute"
+)
+PLAYGROUND_JOIN_MAX_WAITING = env_int("PLAYGROUND_JOIN_MAX_WAITING", 64)
+PLAYGROUND_JOIN_SLOW_SECONDS = float(
+    os.environ.get("PLAYGROUND_JOIN_SLOW_SECONDS", "1")
+)

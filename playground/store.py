@@ -12,10 +12,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from playground.history import Entry
-from playground.models import Answer, LogRecord, Question, RoomRecord
+from playground.models import Answer, LogRecord, Member, Question, RoomRecord
 
 # Join codes: no 0/O, 1/I/L: 31 symbols, 6 long, about 887 million codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -45,6 +46,7 @@ def create_room(
     *,
     kind: str = RoomRecord.PRIVATE,
     parent: str = "",
+    creator: str = "",
     entries: Iterable[Entry] = (),
 ) -> tuple[RoomRecord, str]:
     """A new room with a copy of `entries`; returns (record, host secret or "")."""
@@ -56,7 +58,12 @@ def create_room(
             record = _insert_class(lab, seed, parent, secret)
         else:
             record = RoomRecord.objects.create(
-                id=f"p-{secrets.token_hex(8)}", lab=lab, seed=seed, parent=parent
+                id=f"p-{secrets.token_hex(8)}",
+                lab=lab,
+                seed=seed,
+                parent=parent,
+                creator=creator,
+                opened_at=timezone.now(),
             )
         LogRecord.objects.bulk_create(
             LogRecord(room=record, seq=e.seq, name=e.name, args=e.args, actor=e.actor)
@@ -79,6 +86,7 @@ def _insert_class(lab: str, seed: int, parent: str, secret: str) -> RoomRecord:
                     join_code=code,
                     host_secret_hash=hash_secret(secret),
                     parent=parent,
+                    opened_at=timezone.now(),
                     closes_at=timezone.now() + timedelta(hours=hours),
                 )
         except IntegrityError:  # that code is taken: draw another
@@ -148,14 +156,18 @@ def ask(room_id: str, text: str, kind: str, choices: list, at_seq: int) -> Quest
         )
 
 
-def answer(room_id: str, number: int, member: str, value) -> int:
-    """Store (or replace) one member's answer; returns how many have answered."""
+def answer(room_id: str, number: int, member: str, value) -> int | None:
+    """Store (or replace) one member's answer; how many have answered (None: the
+    host removed this member, and nothing was stored)."""
     fresh()
-    question = Question.objects.get(room_id=room_id, number=number)
-    Answer.objects.update_or_create(
-        question=question, member=member, defaults={"value": value}
-    )
-    return question.answers.count()
+    with transaction.atomic():
+        if Member.objects.filter(room_id=room_id, member=member, removed=True).exists():
+            return None
+        question = Question.objects.get(room_id=room_id, number=number)
+        Answer.objects.update_or_create(
+            question=question, member=member, defaults={"value": value}
+        )
+        return question.answers.count()
 
 
 def reveal(room_id: str, number: int) -> tuple[Question, list]:
@@ -212,3 +224,77 @@ class Appender:
 
     def __exit__(self, kind, error, traceback) -> bool:
         return bool(self._atomic.__exit__(kind, error, traceback))
+
+
+# -- what a room's limits and clean-up need -------------------------------------------
+
+
+def touch(room_id: str) -> None:
+    """Note that a socket opened the room now (stored rooms nobody opens are pruned)."""
+    fresh()
+    RoomRecord.objects.filter(pk=room_id).update(opened_at=timezone.now())
+
+
+def branches_of(parent: str, creator: str) -> int:
+    """How many private branches of class `parent` member `creator` made."""
+    fresh()
+    return RoomRecord.objects.filter(parent=parent, creator=creator).count()
+
+
+def member_status(room_id: str, member: str) -> str:
+    """ "new", "known" or "removed": whether this member joined the class before."""
+    fresh()
+    row = Member.objects.filter(room_id=room_id, member=member).first()
+    if row is None:
+        return "new"
+    return "removed" if row.removed else "known"
+
+
+def add_member(room_id: str, member: str, name: str) -> None:
+    """Record a member who joined a class (a second join changes nothing)."""
+    fresh()
+    Member.objects.get_or_create(
+        room_id=room_id, member=member, defaults={"name": name[:60]}
+    )
+
+
+def remove_member(room_id: str, member: str) -> dict[int, int]:
+    """Mark a member removed and delete their answers; the answer count of each
+    question they had answered, after."""
+    fresh()
+    with transaction.atomic():
+        Member.objects.update_or_create(
+            room_id=room_id, member=member, defaults={"removed": True}
+        )
+        answered = list(
+            Answer.objects.filter(question__room_id=room_id, member=member).values_list(
+                "question__number", flat=True
+            )
+        )
+        Answer.objects.filter(question__room_id=room_id, member=member).delete()
+        return {
+            number: Answer.objects.filter(
+                question__room_id=room_id, question__number=number
+            ).count()
+            for number in answered
+        }
+
+
+def prune(keep_days: int) -> dict[str, int]:
+    """Delete private rooms nobody opened for `keep_days` days and classes that ended
+    that long ago (with their logs, questions and members); how many of each."""
+    fresh()
+    cutoff = timezone.now() - timedelta(days=keep_days)
+    private = RoomRecord.objects.filter(kind=RoomRecord.PRIVATE).annotate(
+        last=Coalesce("opened_at", "created_at")
+    )
+    stale = list(private.filter(last__lt=cutoff).values_list("id", flat=True))
+    ended = list(
+        RoomRecord.objects.filter(
+            kind=RoomRecord.CLASS, closes_at__lt=cutoff
+        ).values_list("id", flat=True)
+    )
+    for chunk in range(0, len(stale) + len(ended), 500):
+        ids = (stale + ended)[chunk : chunk + 500]
+        RoomRecord.objects.filter(id__in=ids).delete()
+    return {"private": len(stale), "class": len(ended)}

@@ -2,13 +2,10 @@
 
 import io
 import re
-import time
 import unicodedata
 from urllib.parse import urlencode
 
 import segno
-from django.conf import settings
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -17,7 +14,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
 from playground.catalogue import CHAPTERS, find_lab
-from playground.store import find_class
+from playground.rooms.door import LineFull, door
 from simulators.engine.rng import SEED_MAX
 
 
@@ -86,7 +83,7 @@ def seed_from(text: str | None) -> int:
 MAX_NAME_LENGTH = 40  # as the websocket's `name=` (playground.consumers)
 
 
-def join(request: HttpRequest) -> HttpResponse:
+async def join(request: HttpRequest) -> HttpResponse:
     """The join form (GET), or a code and a display name sent from it (POST)."""
     if request.method != "POST":
         code = (request.GET.get("code") or "")[:20]
@@ -98,21 +95,21 @@ def join(request: HttpRequest) -> HttpResponse:
         return _join_form(
             request, code=code, name=name, name_error=name_error, status=400
         )
-    return _enter(request, code, name.strip())
+    return await _enter(request, code, name.strip())
 
 
-def join_code(request: HttpRequest, code: str) -> HttpResponse:
+async def join_code(request: HttpRequest, code: str) -> HttpResponse:
     """The join link (and the QR code's target): straight into the class."""
-    return _enter(request, code, "")
+    return await _enter(request, code, "")
 
 
-def join_qr(request: HttpRequest, code: str) -> HttpResponse:
+async def join_qr(request: HttpRequest, code: str) -> HttpResponse:
     """The join link as a QR code (SVG), for the host to show."""
-    if _too_many_wrong_codes(request):
-        return HttpResponse(_("Too many wrong codes; wait a minute."), status=429)
-    record = find_class(_normalise(code))
+    try:
+        record = await door.find(_normalise(code)[:20], _address(request))
+    except LineFull:
+        return HttpResponse(_too_busy(), status=429)
     if record is None:
-        _count_wrong_code(request)
         raise Http404("No such class")
     url = request.build_absolute_uri(reverse("join-code", args=[record.join_code]))
     buffer = io.BytesIO()
@@ -133,22 +130,19 @@ def join_qr(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
-    """Redirect to the class's room, or show the form again saying why not."""
-    if _too_many_wrong_codes(request):
+async def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
+    """Redirect to the class's room, or show the form again saying why not.
+
+    A right code is never refused (playground/rooms/door.py): after many wrong ones
+    from this network it only takes a moment longer.
+    """
+    try:
+        record = await door.find(_normalise(code)[:20], _address(request))
+    except LineFull:
         return _join_form(
-            request,
-            code=code,
-            name=name,
-            code_error=_(
-                "Too many wrong codes from this network in the last minute. "
-                "Wait a minute, then check the code on the board and try again."
-            ),
-            status=429,
+            request, code=code, name=name, code_error=_too_busy(), status=429
         )
-    record = find_class(_normalise(code))
     if record is None:
-        _count_wrong_code(request)
         message = (
             _("Type the 6-letter code your teacher shows.")
             if not code.strip()
@@ -164,6 +158,13 @@ def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
         query["name"] = name
     target = f"{reverse('lab', args=[record.lab])}?{urlencode(query)}"
     return HttpResponseRedirect(target, status=303)
+
+
+def _too_busy() -> str:
+    return _(
+        "Too many codes were tried from this network just now. "
+        "Wait a minute, then check the code on the board and try again."
+    )
 
 
 def _join_form(request, *, code="", name="", code_error="", name_error="", status=200):
@@ -199,21 +200,6 @@ def _name_problem(name: str) -> str:
     return ""
 
 
-def _client_key(request: HttpRequest) -> str:
-    minute = int(time.time() // 60)
-    address = request.META.get("REMOTE_ADDR") or "unknown"
-    return f"playground:join-wrong:{address}:{minute}"
-
-
-def _too_many_wrong_codes(request: HttpRequest) -> bool:
-    limit = settings.PLAYGROUND_JOIN_ATTEMPTS_PER_MINUTE
-    return (cache.get(_client_key(request)) or 0) >= limit
-
-
-def _count_wrong_code(request: HttpRequest) -> None:
-    key = _client_key(request)
-    cache.add(key, 0, timeout=90)
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=90)
+def _address(request: HttpRequest) -> str:
+    """The client's address (a proxy's X-Forwarded-For with daphne --proxy-headers)."""
+    return request.META.get("REMOTE_ADDR") or "unknown"

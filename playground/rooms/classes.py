@@ -8,12 +8,18 @@ race, so every process ends up showing the same.
 import asyncio
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from playground import store
 from playground.models import RoomRecord
+from playground.ratelimits import rate_limits
 from playground.rooms.wire import encode, send_quietly
 from simulators.engine.declaration import ActionError
+
+CLOSE_REMOVED = 4403  # the host removed this member: do not come back
+CLOSE_GONE = 4410  # the class has ended for good
 
 
 @dataclass
@@ -58,20 +64,114 @@ class Question:
             data["answered"] = self.answered
         if self.revealed:
             data["distribution"] = self.distribution
+            data["voters"] = self.answered  # distinct members: one answer each
         return data
 
 
 class Classroom:
-    """The class part of a room: its code, control mode and current question."""
+    """The class part of a room: its code, members, control mode, current question,
+    and the moment it ends for good."""
 
     def __init__(self, room, record: RoomRecord) -> None:
         self.room = room
         self.join_code = record.join_code or ""
         self.host_secret_hash = record.host_secret_hash
+        self.closes_at = record.closes_at
         self.control = Control(
             record.mode, record.driver, record.driver_name, record.control_version
         )
         self.question: Question | None = None
+        self._end: asyncio.TimerHandle | None = None
+
+    # -- the end -------------------------------------------------------------------
+
+    def ended(self) -> bool:
+        """Whether the class hours are over (then nothing more happens in it)."""
+        return self.closes_at is not None and timezone.now() >= self.closes_at
+
+    def check_open(self) -> None:
+        """Refuse anything done in a class that has ended."""
+        if self.ended():
+            raise ActionError(
+                "class_ended",
+                gettext_noop("this class session has ended; nothing more can be done"),
+            )
+
+    def schedule_end(self) -> None:
+        """At the end of the class hours, send everyone away (the room is in memory)."""
+        if self.closes_at is None:
+            return
+        loop = asyncio.get_running_loop()
+        seconds = max(0.0, (self.closes_at - timezone.now()).total_seconds())
+        self._end = loop.call_later(seconds, lambda: loop.create_task(self.end()))
+
+    def cancel_end(self) -> None:
+        if self._end is not None:
+            self._end.cancel()
+            self._end = None
+
+    async def end(self) -> None:
+        """The class is over: every member is told and their socket closed."""
+        ended = ActionError(
+            "class_ended",
+            gettext_noop(
+                "this class session has ended; open the lab again to go on alone"
+            ),
+        )
+        for member in list(self.room.members):
+            await member.dismiss(ended, CLOSE_GONE)
+
+    # -- members -------------------------------------------------------------------
+
+    async def admit(self, member) -> None:
+        """Let a student in: a known member comes back, a removed one is refused, and
+        new ones count against what their address may add (ActionError if over)."""
+        room_id = self.room.id
+        status = await asyncio.to_thread(store.member_status, room_id, member.member_id)
+        if status == "removed":
+            raise removed_error()
+        if status == "known":
+            return
+        rules = settings.PLAYGROUND_NEW_MEMBERS_PER_ADDRESS
+        if not await rate_limits.hit(rules, "new-member", room_id, member.address):
+            raise ActionError(
+                "too_many_members",
+                gettext_noop(
+                    "too many new people joined this class from your network just "
+                    "now; try again in a minute"
+                ),
+            )
+        await asyncio.to_thread(
+            store.add_member, room_id, member.member_id, member.name
+        )
+
+    async def remove(self, member_id: str) -> None:
+        """The host removes a member: their answers go, their sockets close, and
+        their id cannot join again."""
+        counts = await asyncio.to_thread(store.remove_member, self.room.id, member_id)
+        message = {"member": member_id, "answered": counts}
+        await self.on_removed(message)
+        await self.room.relay.publish({"type": "room.removed", **message})
+
+    async def on_removed(self, message: dict) -> None:
+        for member in list(self.room.members):
+            if member.member_id == message["member"]:
+                await member.dismiss(removed_error(), CLOSE_REMOVED)
+        question = self.question
+        count = message["answered"].get(str(question.number)) if question else None
+        if count is None and question is not None:
+            count = message["answered"].get(question.number)
+        if count is None:
+            return
+        question.answered = count
+        if question.revealed:
+            _, values = await asyncio.to_thread(
+                store.reveal, self.room.id, question.number
+            )
+            question.distribution = distribution(question, values)
+            await self._send_question()
+        else:
+            await self._send_answer_count()
 
     def load_question(self) -> None:
         """Take the last stored question (worker thread: reads the database)."""
@@ -110,6 +210,7 @@ class Classroom:
             "room.question": self.on_question,
             "room.answers": self.on_answers,
             "room.reveal": self.on_reveal,
+            "room.removed": self.on_removed,
         }
 
     # -- who may act ---------------------------------------------------------------
@@ -209,6 +310,7 @@ class Classroom:
         await self._send_question()
 
     async def answer(self, member, number: int, value) -> None:
+        self.check_open()
         question = self.question
         if question is None or question.number != number or question.revealed:
             raise ActionError(
@@ -220,6 +322,8 @@ class Classroom:
         count = await asyncio.to_thread(
             store.answer, self.room.id, number, member.member_id, value
         )
+        if count is None:  # removed meanwhile
+            raise removed_error()
         await self.on_answers({"number": number, "answered": count})
         await self.room.relay.publish(
             {"type": "room.answers", "number": number, "answered": count}
@@ -229,10 +333,14 @@ class Classroom:
         question = self.question
         if question is None or question.number != message["number"]:
             return
+        # the highest count seen, so counts crossing between processes never go back
         question.answered = max(question.answered, message["answered"])
-        # Only the two fields: a message from another process also carries the
-        # layer's "type" and "origin", which must not reach the hosts. The count is
-        # the highest seen, so counts crossing between processes never go back.
+        await self._send_answer_count()
+
+    async def _send_answer_count(self) -> None:
+        # Only these fields: a message from another process also carries the layer's
+        # "type" and "origin", which must not reach the hosts.
+        question = self.question
         text = encode(
             {
                 "type": "answers",
@@ -271,6 +379,13 @@ class Classroom:
             for member in list(self.room.members):
                 if (member.role == "host") == host:
                     await send_quietly(member, text)
+
+
+def removed_error() -> ActionError:
+    return ActionError(
+        "removed",
+        gettext_noop("the host removed you from this class session"),
+    )
 
 
 def check_answer(question: Question, value):

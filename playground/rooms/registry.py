@@ -8,16 +8,19 @@ import asyncio
 import logging
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from playground import store
 from playground.history import Entry, History, replayed
 from playground.models import RoomRecord
+from playground.ratelimits import rate_limits
 from playground.rooms.room import Room, stored_log
 from playground.rooms.work import work
+from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
 
 # a room made or loaded for a socket stays this long before anyone has joined it
-ARRIVAL_GRACE_SECONDS = 60
+ARRIVAL_GRACE_SECONDS = 30
 log = logging.getLogger(__name__)
 
 
@@ -52,6 +55,19 @@ class RoomRegistry:
         self._loading.pop(room_id, None)
         return room
 
+    async def allow_room(self, address: str) -> None:
+        """Count one more room made for `address`, or refuse it (before any work)."""
+        if not await rate_limits.hit(
+            settings.PLAYGROUND_ROOMS_PER_ADDRESS, "rooms", address
+        ):
+            raise ActionError(
+                "too_many_rooms",
+                gettext_noop(
+                    "too many labs were opened from your network just now; "
+                    "wait a minute, then try again"
+                ),
+            )
+
     async def create(
         self,
         lab_class: type[Lab],
@@ -59,13 +75,15 @@ class RoomRegistry:
         *,
         kind: str = RoomRecord.PRIVATE,
         parent: str = "",
+        creator: str = "",
         entries: list[Entry] = (),
         history: History | None = None,
     ) -> tuple[Room, str]:
         """A new stored room with a copy of `entries`; returns it and its host secret.
 
         `history` is what `entries` make (a replay already done, or a copy of the
-        room they come from), so nothing is replayed here.
+        room they come from), so nothing is replayed here. The caller counted the
+        room against its address first (`allow_room`).
         """
         record, secret = await asyncio.to_thread(
             store.create_room,
@@ -73,6 +91,7 @@ class RoomRegistry:
             seed,
             kind=kind,
             parent=parent,
+            creator=creator,
             entries=list(entries),
         )
         if history is None:
@@ -88,9 +107,9 @@ class RoomRegistry:
         """Keep a room in memory; one nobody joins (a branch never opened, a socket
         that went away while it was being made) leaves after a grace period."""
         self.rooms[room.id] = room
-        self._idle(
-            room, max(ARRIVAL_GRACE_SECONDS, settings.PLAYGROUND_ROOM_IDLE_SECONDS)
-        )
+        self._idle(room, ARRIVAL_GRACE_SECONDS)
+        if room.classroom is not None:
+            room.classroom.schedule_end()
 
     def _idle(self, room: Room, seconds: float) -> None:
         loop = asyncio.get_running_loop()
@@ -114,14 +133,23 @@ class RoomRegistry:
         room.members.discard(member)
         room.presence.soon()
         if not room.members and room.evict_handle is None:
-            self._idle(room, settings.PLAYGROUND_ROOM_IDLE_SECONDS)
+            self._idle(room, idle_seconds(room))
 
     def _evict(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
         if room is not None and not room.members:
             room.clock.stop()
+            if room.classroom is not None:
+                room.classroom.cancel_end()
             del self.rooms[room_id]
             asyncio.get_running_loop().create_task(room.relay.disconnect())
+
+
+def idle_seconds(room: Room) -> int:
+    """How long a room stays in memory with nobody in it."""
+    if room.is_class:
+        return settings.PLAYGROUND_ROOM_IDLE_SECONDS
+    return settings.PLAYGROUND_PRIVATE_IDLE_SECONDS
 
 
 def _plausible_id(room_id) -> bool:
@@ -146,6 +174,7 @@ async def _build(room_id: str, address: str) -> Room | None:
     room = Room(record, entries, history)
     if room.classroom is not None:
         await asyncio.to_thread(room.classroom.load_question)
+    await asyncio.to_thread(store.touch, room_id)
     return room
 
 

@@ -206,6 +206,7 @@ class Room:
         declared cost is heavy runs in the heavy lane (playground/rooms/work.py).
         """
         if self.classroom is not None:
+            self.classroom.check_open()
             self.classroom.check_may_act(member)
         actor = member.member_id if member is not None else ""
         address = member.address if member is not None else ""

@@ -6,6 +6,7 @@ process. Each test starts a class from a private room, as a teacher's page does.
 """
 
 import asyncio
+import importlib
 import json
 import time
 from urllib.parse import quote
@@ -636,3 +637,142 @@ async def test_a_reconnecting_tab_keeps_its_id_its_answer_and_the_wheel():
         assert other.hello["member"] != first_id
         await other.leave()
     await close_all(owner, teacher, again)
+
+
+# -- limits: branches, members, the end of a class (issue 9) ------------------------
+
+
+async def test_a_member_may_keep_only_so_many_branches(settings):
+    """Before: `branch` had no limit (one student made 216 branch rooms in 30 s)."""
+    settings.PLAYGROUND_BRANCHES_PER_MEMBER = 3
+    owner, started, _ = await start_class()
+    ana = await enter(f"room={started['room']}&client=ana-token-0123456789")
+    for n in range(3):
+        await ana.send(type="branch", ref=f"b{n}")
+        await ana.next("branched")
+    await ana.send(type="branch", ref="b3")
+    refused = await ana.next("error")
+    assert (refused["code"], refused["ref"]) == ("too_many_branches", "b3")
+    assert "3 private branches" in refused["message"]
+    rows = await asyncio.to_thread(
+        RoomRecord.objects.filter(parent=started["room"]).count
+    )
+    assert rows == 3
+    # another member has an allowance of their own
+    ben = await student(started, "Ben")
+    await ben.send(type="branch", ref="b")
+    await ben.next("branched")
+    await close_all(owner, ana, ben)
+
+
+async def test_a_branch_nobody_opens_leaves_memory(monkeypatch):
+    registry_module = importlib.import_module("playground.rooms.registry")
+    monkeypatch.setattr(registry_module, "ARRIVAL_GRACE_SECONDS", 0.2)
+    owner, started, _ = await start_class()
+    ana = await student(started)
+    await ana.send(type="branch", ref="b")
+    branched = await ana.next("branched")
+    assert registry.get(branched["room"]) is not None
+    await asyncio.sleep(0.5)
+    assert registry.get(branched["room"]) is None  # its log stays stored
+    assert await asyncio.to_thread(
+        RoomRecord.objects.filter(pk=branched["room"]).exists
+    )
+    await close_all(owner, ana)
+
+
+async def test_the_host_removes_a_member_and_their_vote_goes(settings):
+    owner, started, _ = await start_class()
+    teacher = await host(started)
+    ana = await student(started, "Ana")
+    ben_token = "client=ben-token-0123456789"
+    ben = await enter(f"room={started['room']}&name=Ben&{ben_token}")
+    await teacher.send(type="ask", text="Which shard?", choices=["A", "B"])
+    await ana.next("question")
+    await ben.next("question")
+    for member, value in ((ana, 0), (ben, 1)):
+        await member.send(type="answer", question=1, value=value)
+        await member.next("answered")
+    await teacher.next("answers", lambda m: m["answered"] == 2)
+
+    await teacher.send(type="remove_member", ref="r", member=ben.id)
+    assert (await teacher.next("removed"))["member"] == ben.id
+    assert teacher.of("answers")[-1]["answered"] == 1  # told before the reply
+    await ben.closed_with(4403)
+    assert ben.of("error")[-1]["code"] == "removed"
+    # the same member cannot come back (a fresh token is a new member)
+    again = await open_socket(f"room={started['room']}&{ben_token}")
+    await again.closed_with(4403)
+    assert again.of("error")[-1]["code"] == "removed"
+
+    await teacher.send(type="reveal", question=1)
+    shown = await ana.next("question", lambda m: m["revealed"])
+    assert shown["voters"] == 1
+    assert shown["distribution"] == [{"value": 0, "count": 1}, {"value": 1, "count": 0}]
+    await close_all(owner, teacher, ana)
+
+
+async def test_removing_needs_the_host_and_a_member_id():
+    owner, started, _ = await start_class()
+    teacher = await host(started)
+    ana = await student(started)
+    await ana.send(type="remove_member", ref="x", member=teacher.id)
+    assert (await ana.next("error"))["code"] == "not_host"
+    for bad in ("", "m-", "x" * 500, 7, teacher.id):
+        await teacher.send(type="remove_member", ref="x", member=bad)
+        assert (await teacher.next("error"))["code"] == "bad_member"
+    await close_all(owner, teacher, ana)
+
+
+async def test_one_address_adds_only_so_many_new_members(settings):
+    """Before: reconnecting with fresh client tokens gave one person 200 votes."""
+    settings.PLAYGROUND_NEW_MEMBERS_PER_ADDRESS = "3/minute"
+    owner, started, _ = await start_class()
+    teacher = await host(started)  # the host was the first new member
+    await teacher.send(type="ask", text="How many?", choices=None)
+    voters = []
+    for n in range(2):
+        voter = await enter(f"room={started['room']}&client=stuffer-token-{n:06d}")
+        await voter.send(type="answer", question=1, value=n)
+        await voter.next("answered")
+        voters.append(voter)
+    stuffer = await open_socket(f"room={started['room']}&client=stuffer-token-999999")
+    refused = json.loads(await stuffer.ws.receive_from(timeout=5))
+    assert refused["code"] == "too_many_members"
+    # a member the class already knows comes back whatever the count
+    await voters[0].leave()
+    back = await enter(f"room={started['room']}&client=stuffer-token-000000")
+    assert back.hello["kind"] == "class"
+    await close_all(owner, teacher, voters[1], back)
+
+
+async def test_a_class_that_ended_is_over_for_good(settings):
+    """Before: only the join code stopped working; the room id still joined, the
+    secret still worked and actions still applied."""
+    owner, started, _ = await start_class()
+    teacher = await host(started)
+    ana = await student(started)
+    room = registry.get(started["room"])
+    past = room.classroom.closes_at.__class__.now(tz=room.classroom.closes_at.tzinfo)
+    await asyncio.to_thread(
+        RoomRecord.objects.filter(pk=started["room"]).update, closes_at=past
+    )
+    room.classroom.closes_at = past
+    await teacher.act("add_shard", ref="late")
+    assert (await teacher.next("error"))["code"] == "class_ended"
+    await ana.send(type="branch", ref="b")
+    assert (await ana.next("error"))["code"] == "class_ended"
+    await room.classroom.end()  # what the timer does at the end of class hours
+    await ana.closed_with(4410)
+    await teacher.closed_with(4410)
+    # the room id no longer joins, and the secret no longer claims it
+    late = await open_socket(f"room={started['room']}")
+    notice = json.loads(await late.ws.receive_from(timeout=5))
+    assert notice["code"] == "class_ended"
+    hello = await late.next("hello")
+    assert hello["kind"] == "private" and hello["room"] != started["room"]
+    records = await asyncio.to_thread(
+        lambda: list(LogRecord.objects.filter(room_id=started["room"]))
+    )
+    assert all(r.ref != "late" for r in records)
+    await close_all(owner, late)

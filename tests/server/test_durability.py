@@ -82,6 +82,7 @@ async def wait_evicted(room_id, seconds=2.0):
 
 async def test_an_evicted_room_comes_back_from_its_log(settings):
     settings.PLAYGROUND_ROOM_IDLE_SECONDS = 0
+    settings.PLAYGROUND_PRIVATE_IDLE_SECONDS = 0
     owner, hello = await enter(query="seed=9")
     room_id = hello["room"]
     for action, args in ACTIONS[:6]:
@@ -107,6 +108,7 @@ async def test_an_evicted_room_comes_back_from_its_log(settings):
 
 async def test_an_evicted_class_keeps_its_mode_and_question(settings):
     settings.PLAYGROUND_ROOM_IDLE_SECONDS = 0
+    settings.PLAYGROUND_PRIVATE_IDLE_SECONDS = 0
     owner, _ = await enter()
     await owner.send(type="start_class")
     started = await owner.next("class_started")
