@@ -9,7 +9,7 @@ from simulators.engine.cost import CostModel
 from simulators.labs.hash_placement.hashing import REDIS_SLOTS
 
 # measured per key (docs/benchmarks.md, "Declared replay costs")
-LOAD_PER_KEY = 2.5  # generate a key and hash it
+LOAD_PER_KEY = 3.0  # generate a key and hash it
 SLOT_PER_KEY = 2.5  # CRC16 slot of a key, for partitions = 16,384
 MOVE_PER_KEY = 0.4  # place every key again under mod N and count what moved
 # the keys per shard the next frame's metrics count again after a placement changed
@@ -39,6 +39,6 @@ class HashPlacementCost(CostModel):
             self.scale = (keys, args["partitions"])
             per_key = MOVE_PER_KEY + TALLY_PER_KEY + (SLOT_PER_KEY if to_slots else 0)
             return BASE + round(keys * per_key)
-        if name in ("add_shard", "remove_shard", "set_shards"):
+        if name in ("add_shard", "remove_shard", "set_shards", "set_vnodes"):
             return spec.cost + round(keys * (MOVE_PER_KEY + TALLY_PER_KEY))
         return spec.cost

@@ -159,7 +159,9 @@ ACTIONS = PLAYBACK_ACTIONS + (
         help=_("Cut every link between these servers and the rest, heal the others."),
         primary=True,
     ),
-    ActionSpec("heal_all", _("Heal every link"), primary=True, cost=300),
+    ActionSpec(
+        "heal_all", _("Heal every link"), primary=True, cost=2_000
+    ),  # with the versions the two sides exchange
     ActionSpec("cut_link", _("Cut a link"), (LINK,)),
     ActionSpec("heal_link", _("Heal a link"), (LINK,)),
     ActionSpec(
@@ -170,7 +172,7 @@ ACTIONS = PLAYBACK_ACTIONS + (
     ),
     ActionSpec("set_skew", _("Skew a server's clock"), (NODE, SKEW)),
     ActionSpec("stop_node", _("Stop a server"), (NODE,)),
-    ActionSpec("restart_node", _("Restart a server"), (NODE,), cost=300),
+    ActionSpec("restart_node", _("Restart a server"), (NODE,), cost=2_000),
     ActionSpec(
         "reset",
         _("Start over"),

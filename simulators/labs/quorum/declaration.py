@@ -115,9 +115,12 @@ ACTIONS = (
         cost=500,
     ),
     ActionSpec("cut_link", _("Cut a link"), (LINK,), group="drawing"),
-    ActionSpec("heal_link", _("Heal a link"), (LINK,), group="drawing"),
+    ActionSpec("heal_link", _("Heal a link"), (LINK,), group="drawing", cost=1_000),
     ActionSpec("stop_node", _("Stop a node"), (NODE,), group="drawing"),
-    ActionSpec("restart_node", _("Restart a node"), (NODE,), group="drawing"),
+    # restarting or healing hands over the hints waiting for the node
+    ActionSpec(
+        "restart_node", _("Restart a node"), (NODE,), group="drawing", cost=1_000
+    ),
     ActionSpec(
         "split",
         _("Split the network"),
@@ -133,7 +136,7 @@ ACTIONS = (
         ),
         group="drawing",
     ),
-    ActionSpec("heal_all", _("Heal every link")),
+    ActionSpec("heal_all", _("Heal every link"), cost=1_000),
     ActionSpec(
         "set_skew",
         _("Skew a clock"),

@@ -1,0 +1,171 @@
+"""Declared replay costs against what actions take (simulators/engine/cost.py).
+
+Every action declares its cost in work units of about a microsecond; links are refused,
+and heavy work is sent to lanes of its own, by those declarations alone. Here each case
+is set up, then its action is timed (CPU time of this process, median of the runs) and
+divided by what it declared in that state. A ratio near 1 is an honest declaration;
+above 1.5 the declaration is too low (a link could pass the budget while taking longer),
+below 0.2 needlessly high (a link is refused that would open fast).
+
+Run alone: `python -m benchmarks.replay_costs [--repeat R]`.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+from functools import partial
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+django.setup()
+
+from benchmarks.timing import Row, Timing, render, time_once  # noqa: E402
+from playground.history import History  # noqa: E402
+from simulators.labs import LABS  # noqa: E402
+
+HIGH, LOW = 1.5, 0.2  # a declaration outside this band of the measured cost misses
+MILLION = ("load_keys", {"kind": "registration", "count": 1_000_000})
+WRITE = ("write", {"w": "ALL", "coordinator": "A"})
+SETTLE = ("advance", {"ms": 60_000})
+
+# (lab, what, the steps before, the steps timed)
+CASES = [
+    ("hash-placement", "make the lab (10,000 keys)", [], []),
+    ("hash-placement", "load a million keys", [], [MILLION]),
+    ("hash-placement", "add a shard, 1M keys", [MILLION], [("add_shard", {})]),
+    (
+        "hash-placement",
+        "remove a shard, 1M keys",
+        [MILLION],
+        [("remove_shard", {"shard": "D"})],
+    ),
+    (
+        "hash-placement",
+        "set 12 shards, 1M keys",
+        [MILLION],
+        [("set_shards", {"count": 12})],
+    ),
+    (
+        "hash-placement",
+        "256 virtual nodes, 1M keys",
+        [MILLION],
+        [("set_vnodes", {"vnodes": 256})],
+    ),
+    (
+        "hash-placement",
+        "16,384 CRC16 slots, 1M keys",
+        [MILLION],
+        [("set_partitions", {"partitions": 16_384})],
+    ),
+    (
+        "hash-placement",
+        "256 partitions, 1M keys",
+        [MILLION],
+        [("set_partitions", {"partitions": 256})],
+    ),
+    ("hash-placement", "look a key up", [], [("lookup", {"key": "N12345"})]),
+    ("quorum", "write to all and deliver", [], [WRITE, SETTLE]),
+    (
+        "quorum",
+        "read from all and deliver",
+        [WRITE, SETTLE],
+        [("read", {"r": "ALL", "coordinator": "B"}), SETTLE],
+    ),
+    (
+        "quorum",
+        "heal after writes held for a stopped node, and deliver",
+        [("stop_node", {"node": "C"}), WRITE, SETTLE, WRITE, SETTLE],
+        [("restart_node", {"node": "C"}), SETTLE],
+    ),
+    ("quorum", "count 5,000 trials", [], [("run_trials", {"count": 5_000})]),
+    (
+        "quorum",
+        "replay a trial",
+        [("run_trials", {"count": 100})],
+        [("replay_trial", {"index": 7})],
+    ),
+    (
+        "partition-cap",
+        "book on a split network and deliver",
+        [("split", {"group": "A"})],
+        [("book", {"server": "A", "passenger": "P0000001", "mode": "anyway"}), SETTLE],
+    ),
+    (
+        "partition-cap",
+        "heal and exchange versions",
+        [
+            ("split", {"group": "A"}),
+            ("book", {"server": "A", "passenger": "P0000001", "mode": "anyway"}),
+            SETTLE,
+        ],
+        [("heal_all", {}), SETTLE],
+    ),
+    (
+        "partition-cap",
+        "restart a server that missed a booking",
+        [
+            ("stop_node", {"node": "C"}),
+            ("book", {"server": "A", "passenger": "P0000001", "mode": "anyway"}),
+            SETTLE,
+        ],
+        [("restart_node", {"node": "C"}), SETTLE],
+    ),
+]
+
+
+def measure(slug: str, before: list, timed: list, repeat: int) -> tuple[Timing, int]:
+    """The median time of the timed steps (or of making the lab), and their cost."""
+    lab_class = LABS[slug]
+    cpu, wall, declared = [], [], 0
+    for _ in range(repeat):
+        history = History(lab_class, 1)
+        for name, args in before:
+            history.apply(name, args)
+        if timed:
+            declared, runs = 0, []
+            for name, args in timed:
+                declared += history.cost_of(name, args)  # in the state it meets
+                runs.append(time_once(partial(history.apply, name, args)))
+        else:
+            declared = history.costs.start()
+            runs = [time_once(lambda: lab_class(seed=1))]
+        cpu.append(sum(r.cpu for r in runs))
+        wall.append(sum(r.wall for r in runs))
+    return Timing(statistics.median(cpu), statistics.median(wall)), declared
+
+
+def cost_rows(repeat: int) -> list[Row | str]:
+    """One row per case: measured / declared, with the band it must fall in."""
+    rows: list[Row | str] = [
+        "declared replay costs: measured CPU time / declared cost (1 unit = 1 µs)"
+    ]
+    for slug, what, before, timed in CASES:
+        timing, declared = measure(slug, before, timed, repeat)
+        ratio = timing.cpu / (declared * 1e-6)
+        rows.append(
+            Row(
+                f"{slug}: {what} (declares {declared:,})",
+                timing,
+                None,
+                f"{ratio:.2f}",
+                f"{LOW:g}–{HIGH:g}",
+                LOW <= ratio <= HIGH,
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.replay_costs")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    rows = cost_rows(args.repeat)
+    print(render(rows, markdown=args.markdown))
+    return 1 if any(isinstance(r, Row) and r.passed is False for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
