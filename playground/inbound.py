@@ -112,7 +112,7 @@ class Inbox:
 
     def __init__(self, send, clock: Callable[[], float] = time.monotonic) -> None:
         rate = settings.PLAYGROUND_MESSAGES_PER_SECOND
-        self.send = send
+        self.send_out = send  # daphne's
         self.limit = RateLimit(rate, clock)
         self.flood = FloodMeter(
             FLOOD_DROPS_PER_RATE * rate, FLOOD_BYTES_PER_SECOND, clock
@@ -131,6 +131,15 @@ class Inbox:
     async def receive(self) -> dict:
         """The consumer's `receive`."""
         return await self.waiting.get()
+
+    async def send(self, message: dict) -> None:
+        """The consumer's `send`: nothing goes out once this closed the socket.
+
+        daphne raises for a send on a closing socket, and the consumer would still be
+        answering the frames it had taken.
+        """
+        if not self.closed:
+            await self.send_out(message)
 
     async def read(self, receive) -> None:
         """Take every message from daphne as it comes, until the socket is gone."""
@@ -164,16 +173,7 @@ class Inbox:
     async def over_limit(self, message: dict) -> None:
         """A frame over the rate: dropped; a warning a second; a long flood closes."""
         if self.flood.dropped(_size(message, exact=False)) >= FLOOD_SECONDS:
-            self.closed = True
-            await self.send_error(
-                "flooding",
-                gettext(
-                    "this connection sent far more than %(rate)s messages a second "
-                    "for %(seconds)s seconds and is closed"
-                )
-                % {"rate": self.limit.rate, "seconds": FLOOD_SECONDS},
-            )
-            await self.send({"type": "websocket.close", "code": CLOSE_FLOODING})
+            await self.close_for_flooding()
         elif self.rate_warning.ready():
             await self.send_error(
                 "rate_limited",
@@ -183,6 +183,26 @@ class Inbox:
                 )
                 % {"rate": self.limit.rate, "dropped": self.limit.dropped},
             )
+
+    async def close_for_flooding(self) -> None:
+        """Say why, close with 4429, and let the frames still waiting go."""
+        await self.send_error(
+            "flooding",
+            gettext(
+                "this connection sent far more than %(rate)s messages a second "
+                "for %(seconds)s seconds and is closed"
+            )
+            % {"rate": self.limit.rate, "seconds": FLOOD_SECONDS},
+        )
+        await self.say({"type": "websocket.close", "code": CLOSE_FLOODING})
+        self.closed = True
+        kept = []
+        while not self.waiting.empty():
+            message = self.waiting.get_nowait()
+            if message["type"] != "websocket.receive":
+                kept.append(message)
+        for message in kept:
+            self.waiting.put_nowait(message)
 
     async def busy(self) -> None:
         """A frame within the rate while the consumer is a burst behind: dropped."""
@@ -203,7 +223,14 @@ class Inbox:
         # compact ASCII JSON, as rooms.encode; this module imports nothing of the
         # rooms' (a benchmark reads its close code without setting Django up)
         text = json.dumps(payload, separators=(",", ":"))
-        await self.send({"type": "websocket.send", "text": text})
+        await self.say({"type": "websocket.send", "text": text})
+
+    async def say(self, message: dict) -> None:
+        """Send from here; a socket that is already closing is left to close."""
+        try:
+            await self.send_out(message)
+        except Exception:  # daphne's autobahn raises Disconnected once it closes
+            self.closed = True
 
     def reader_done(self, task: asyncio.Task) -> None:
         """If reading failed, end the consumer too rather than leave it waiting."""
@@ -227,7 +254,7 @@ class InboundLimits:
         reader = asyncio.create_task(inbox.read(receive))
         reader.add_done_callback(inbox.reader_done)
         try:
-            return await self.app(scope, inbox.receive, send)
+            return await self.app(scope, inbox.receive, inbox.send)
         finally:
             reader.cancel()
 

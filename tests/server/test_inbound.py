@@ -26,7 +26,7 @@ class Clock:
 class Socket:
     """One websocket through InboundLimits: daphne's queue in, the app's view out."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, send=None) -> None:
         self.clock = clock
         self.incoming: asyncio.Queue = asyncio.Queue()
         self.sent: list[dict] = []
@@ -35,10 +35,12 @@ class Socket:
         self.reading.set()
         middleware = InboundLimits(self.app, clock)
         scope = {"type": "websocket", "path": "/ws/labs/quorum/"}
-        self.task = asyncio.create_task(middleware(scope, self.incoming.get, self.send))
+        reply = send or self.send
+        self.task = asyncio.create_task(middleware(scope, self.incoming.get, reply))
 
     async def app(self, scope, receive, send) -> None:
         """The consumer's stand-in: takes messages while `reading` is set."""
+        self.app_send = send
         while True:
             await self.reading.wait()
             message = await receive()
@@ -174,6 +176,33 @@ async def test_large_frames_at_half_a_mib_over_the_rate_stay_open():
     await socket.frames(900, every_s=1 / 30, frame=large)  # 10 over the rate, 30 s
     assert not socket.closes()
     await socket.end()
+
+
+async def test_after_a_flood_close_waiting_frames_go_and_the_consumer_is_muted():
+    socket = await opened()
+    socket.reading.clear()
+    await socket.frames(1040, every_s=0.005)  # a burst waits; 5.2 s at 200 a second
+    assert [m["code"] for m in socket.closes()] == [CLOSE_FLOODING]
+    sent = len(socket.sent)
+    await socket.app_send({"type": "websocket.send", "text": '{"type":"pong"}'})
+    assert len(socket.sent) == sent  # daphne would raise: the socket is closing
+    socket.incoming.put_nowait({"type": "websocket.disconnect", "code": 4429})
+    socket.reading.set()
+    await asyncio.wait_for(socket.task, 1)
+    assert socket.passed() == 1  # the frame it held; the waiting ones were let go
+    assert socket.got[-1]["type"] == "websocket.disconnect"
+
+
+async def test_a_warning_to_a_socket_already_closing_does_not_stop_the_reading():
+    async def closing(message):
+        raise ConnectionError("Attempt to send on a closed protocol")
+
+    socket = Socket(Clock(), send=closing)
+    socket.incoming.put_nowait({"type": "websocket.connect"})
+    await socket.frames(60)  # 20 over the burst: the rate_limited warning fails
+    await socket.end()
+    assert socket.passed() == 40
+    assert socket.got[-1] == {"type": "websocket.disconnect", "code": 1000}
 
 
 async def test_a_thousand_in_a_second_then_a_normal_pace_stays_open():
