@@ -58,6 +58,8 @@ async def test_a_flood_of_60_kb_frames_keeps_memory_flat_and_serves_a_bystander(
         assert ending.close_code == CLOSE_FLOODING, ending
         assert ending.errors[-1:] == ["flooding"], ending
         assert set(ending.errors) <= {"rate_limited", "flooding"}, ending
+    log = server.log_path.read_text(errors="replace")
+    assert "Exception inside application" not in log, server.log()
 
 
 async def test_a_message_over_64_kib_is_refused_and_the_socket_stays_open(server):
