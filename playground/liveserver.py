@@ -198,6 +198,21 @@ class LiveSocket:
         await self.ws.close()
 
 
+async def round_trip(server: Daphne, slug: str = "quorum") -> tuple[float, float]:
+    """Seconds a newcomer waits for `hello`, then for the frame of one action."""
+    started = time.monotonic()
+    socket = await LiveSocket.open(server, slug)
+    try:
+        await socket.next("hello", timeout=30)
+        hello_s = time.monotonic() - started
+        started = time.monotonic()
+        await socket.send(type="action", ref="b1", action="pause", args={})
+        await socket.next("frame", lambda m: m.get("ref") == "b1", timeout=30)
+        return hello_s, time.monotonic() - started
+    finally:
+        await socket.close()
+
+
 def start_daphne(
     var_dir: Path,
     env: dict | None = None,
