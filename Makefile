@@ -6,6 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# daphne's cap on one websocket message (its default is 1 MiB); the playground refuses
+# anything over 64 KiB itself (playground/inbound.py, liveserver.DAPHNE_LIMITS)
+WS_LIMITS := --websocket-max-message-size 262144 --websocket-max-frame-size 262144
 
 .PHONY: run test lint format bench install browser clean messages
 
@@ -19,7 +22,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py prune_rooms
 	@echo "The playground is at http://$(HOST):$(PORT)/"
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) playground.asgi:application
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) $(WS_LIMITS) playground.asgi:application
 
 browser:
 	bash .ci/ensure-browser

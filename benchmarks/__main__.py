@@ -3,13 +3,15 @@
 Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
 uhashring); the network engine against SimPy; the quorum counter; seeking in
 10,000-action histories; the browser's frame rate; the bytes an embed transfers before
-it is drawn; the classroom fan-out (one host, hundreds of students on websockets).
+it is drawn; the classroom fan-out (one host, hundreds of students on websockets); the
+server's memory under a message flood.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
 `--no-browser` (skip the frame rate measured in headless Chromium),
 `--no-fanout` (skip the classroom fan-out of `python -m benchmarks.fanout`, which
-takes minutes).
+takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`,
+about a minute).
 """
 
 import argparse
@@ -35,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--no-fanout", action="store_true", help="skip the classroom fan-out rows"
+    )
+    parser.add_argument(
+        "--no-flood", action="store_true", help="skip the message flood rows"
     )
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.keys < 1:
@@ -66,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.fanout import fanout_rows
 
         rows += fanout_rows()
+    if not args.no_flood:
+        from benchmarks.flood import flood_rows
+
+        rows += flood_rows()
     print(render(rows, markdown=args.markdown))
     missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
     return 1 if missed else 0

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from playground.liveserver import free_port, migrate, wait_for_port
+from playground.liveserver import DAPHNE_LIMITS, free_port, migrate, wait_for_port
 from playground.liveserver import server_env as live_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,7 +134,7 @@ def start_daphne(
             command += [str(out), "-b", "127.0.0.1", "-p", str(port)]
     with open(log, "ab") as out_file:
         process = subprocess.Popen(
-            [*command, "playground.asgi:application"],
+            [*command, *DAPHNE_LIMITS, "playground.asgi:application"],
             cwd=ROOT,
             env=env,
             stdout=out_file,

@@ -10,11 +10,15 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from playground.inbound import InboundLimits  # noqa: E402
 from playground.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        # frames are limited as they arrive, before Channels queues them
+        "websocket": AllowedHostsOriginValidator(
+            InboundLimits(URLRouter(websocket_urlpatterns))
+        ),
     }
 )

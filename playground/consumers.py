@@ -11,7 +11,6 @@ import json
 import logging
 import re
 import secrets
-import time
 import unicodedata
 from urllib.parse import parse_qs
 
@@ -59,35 +58,6 @@ class ProtocolError(Exception):
         self.field = field
 
 
-class RateLimit:
-    """A token bucket: `rate` messages a second, bursts of twice that."""
-
-    def __init__(self, rate: int) -> None:
-        self.rate = rate
-        self.tokens = 2.0 * rate
-        self.stamp = time.monotonic()
-        self.dropped = 0
-        self.warned_at = -1.0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(2.0 * self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.dropped += 1
-        return False
-
-    def should_warn(self) -> bool:
-        """One warning a second at most: a flood is not answered with a flood."""
-        now = time.monotonic()
-        if now - self.warned_at >= 1.0:
-            self.warned_at = now
-            return True
-        return False
-
-
 class LabConsumer(AsyncWebsocketConsumer):
     """One browser view of one lab room: its owner, a class's host, or a student."""
 
@@ -127,7 +97,6 @@ class LabConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.member_id = _member_id(_first(query, "client"))
         self.address = client_address(self.scope)
-        self.limit = RateLimit(settings.PLAYGROUND_MESSAGES_PER_SECOND)
         self.secret_tries = 0
         self.classes_started = 0
         self.opening: asyncio.Task | None = None
@@ -278,20 +247,6 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Decode one client message and dispatch it by type."""
-        if not self.limit.allow():
-            if self.limit.should_warn():
-                await self.send_error(
-                    "rate_limited",
-                    gettext(
-                        "slow down: at most %(rate)s messages a second; "
-                        "%(dropped)s were ignored"
-                    )
-                    % {
-                        "rate": self.limit.rate,
-                        "dropped": self.limit.dropped,
-                    },
-                )
-            return
         ref = None
         try:
             message = _decode(text_data, bytes_data)

@@ -37,6 +37,16 @@ CHROMIUM_ARGS = [
 POSTGRES_ADMIN_URL = os.environ.get(
     "PLAYGROUND_TEST_POSTGRES", "postgresql://127.0.0.1:5432/test"
 )
+# daphne's own cap on what one websocket message may be (its default is 1 MiB): no
+# message of the protocol comes near it, and playground/inbound.py refuses anything
+# over PLAYGROUND_MAX_MESSAGE_BYTES (64 KiB) anyway; the Makefile passes the same
+DAPHNE_LIMITS = [
+    "--websocket-max-message-size",
+    str(256 * 1024),
+    "--websocket-max-frame-size",
+    str(256 * 1024),
+]
+APPLICATION = "playground.asgi:application"
 
 
 def chromium_path() -> str | None:
@@ -190,17 +200,38 @@ class LiveSocket:
         await self.ws.close()
 
 
+async def round_trip(server: Daphne, slug: str = "quorum") -> tuple[float, float]:
+    """Seconds a newcomer waits for `hello`, then for the frame of one action."""
+    started = time.monotonic()
+    socket = await LiveSocket.open(server, slug)
+    try:
+        await socket.next("hello", timeout=30)
+        hello_s = time.monotonic() - started
+        started = time.monotonic()
+        await socket.send(type="action", ref="b1", action="pause", args={})
+        await socket.next("frame", lambda m: m.get("ref") == "b1", timeout=30)
+        return hello_s, time.monotonic() - started
+    finally:
+        await socket.close()
+
+
 def start_daphne(
-    var_dir: Path, env: dict | None = None, port: int | None = None, name: str = ""
+    var_dir: Path,
+    env: dict | None = None,
+    port: int | None = None,
+    name: str = "",
+    app: str = APPLICATION,
 ) -> Daphne:
-    """Start daphne (already migrated) with `env`; return once it listens."""
+    """Start daphne (already migrated) with `env`; return once it listens.
+
+    `app` is another ASGI application to serve instead (a benchmark's floor)."""
     env = env if env is not None else server_env(var_dir)
     port = port or free_port()
     log_path = Path(var_dir) / f"daphne{'-' + name if name else ''}-{port}.log"
     with open(log_path, "ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-            + ["playground.asgi:application"],
+            + [*DAPHNE_LIMITS, app],
             cwd=ROOT,
             env=env,
             stdout=log,

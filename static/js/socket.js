@@ -192,8 +192,8 @@ export class LabSocket {
       this.greeted = false;
     }
     if (this.stopped) return;
-    // 4400/4403/4404: the server refused us for good (a bad name, a full room, too many
-    // wrong secrets, no such lab); trying again would be refused again.
+    // 4400/4403/4404/4429: the server refused us for good (a bad name, a full room, too
+    // many wrong secrets, no such lab, a flood); trying again would be refused again.
     if (code >= 4400 && code < 4500) {
       this.stopped = true;
       this.status("refused");

@@ -8,15 +8,14 @@ Each server here is its own daphne on its own SQLite file, so an attack never le
 anything behind for another test.
 """
 
-import time
 from pathlib import Path
 
 import pytest
 
 from playground.liveserver import (
     Daphne,
-    LiveSocket,
     migrate,
+    round_trip,
     server_env,
     start_daphne,
 )
@@ -56,21 +55,6 @@ def serve(tmp_path_factory):
     yield make
     for daphne in started:
         daphne.stop()
-
-
-async def round_trip(server: Daphne, slug: str = "quorum") -> tuple[float, float]:
-    """Seconds a newcomer waits for `hello`, then for the frame of one action."""
-    started = time.monotonic()
-    socket = await LiveSocket.open(server, slug)
-    try:
-        await socket.next("hello", timeout=30)
-        hello_s = time.monotonic() - started
-        started = time.monotonic()
-        await socket.send(type="action", ref="b1", action="pause", args={})
-        await socket.next("frame", lambda m: m.get("ref") == "b1", timeout=30)
-        return hello_s, time.monotonic() - started
-    finally:
-        await socket.close()
 
 
 @pytest.fixture
