@@ -16,7 +16,7 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed
 
 from playground.history import Entry
-from playground.links import make_link
+from playground.links import link_cost, make_link, read_link
 from playground.liveserver import LiveSocket
 
 SLUG = "hash-placement"
@@ -55,7 +55,8 @@ async def test_a_link_over_the_budget_is_refused_before_any_replay(server):
     hello = await socket.next("hello")
     await socket.close()
     assert refused["code"] == "bad_link" and refused["ref"] == "link"
-    assert "would take about 82" in refused["message"]
+    units = link_cost(SLUG, read_link(bomb)[2])
+    assert f"would take about {units / 1e6:,.1f} s" in refused["message"]
     assert "at most 6.0 s" in refused["message"]
     assert hello["seq"] == 0  # a fresh lab instead, made at once
     assert time.monotonic() - started < 5
