@@ -37,6 +37,7 @@ MAX_CHOICES = 8
 MAX_CHOICE_LENGTH = 80
 MAX_SECRET_TRIES = 5
 MAX_CLASSES_PER_SOCKET = 5
+EARLY_MESSAGES = 16  # kept for a socket whose room is still being opened
 MAX_DEPTH = 8  # objects and lists inside a message; every message needs at most 3
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 ACTION_FIELDS = {"type", "ref", "action", "args"}
@@ -100,6 +101,8 @@ class LabConsumer(AsyncWebsocketConsumer):
         self.secret_tries = 0
         self.classes_started = 0
         self.opening: asyncio.Task | None = None
+        # messages that arrive before the first room is open wait here, in order
+        self.early: list[tuple] | None = []
         slug = self.scope["url_route"]["kwargs"]["slug"]
         lab_class = LABS.get(slug)
         await self.accept()
@@ -126,6 +129,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         """Await an opening; what it could not do is said, never a 1011."""
         try:
             await work
+            await self.handle_early()
         except ActionError as error:  # busy, or a replay that ran far too long
             await self.refuse(error.code, error.translated(gettext), CLOSE_TRY_AGAIN)
         except asyncio.CancelledError:
@@ -139,6 +143,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             )
         finally:
             self.opening = None
+            self.early = None
 
     async def enter_first_room(self, query: dict, lab_class, seed: int) -> None:
         """Join a new private room, a stored one, or resume one after a reconnect."""
@@ -246,6 +251,25 @@ class LabConsumer(AsyncWebsocketConsumer):
             await registry.leave(self.room, self)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        """Handle one client message, or keep it until the first room is open."""
+        if self.early is None:
+            await self.handle(text_data, bytes_data)
+        elif len(self.early) < EARLY_MESSAGES:
+            self.early.append((text_data, bytes_data))
+        else:
+            await self.send_error(
+                "busy",
+                gettext("wait for the lab to open before sending more; ignored"),
+            )
+
+    async def handle_early(self) -> None:
+        """Handle the messages that came before the first room was open, in order
+        (those arriving meanwhile join the end of the line)."""
+        while self.early:
+            await self.handle(*self.early.pop(0))
+        self.early = None
+
+    async def handle(self, text_data=None, bytes_data=None) -> None:
         """Decode one client message and dispatch it by type."""
         ref = None
         try:
