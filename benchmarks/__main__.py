@@ -3,15 +3,16 @@
 Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
 uhashring); the network engine against SimPy; the quorum counter; seeking in
 10,000-action histories; the browser's frame rate; the bytes an embed transfers before
-it is drawn; the classroom fan-out (one host, hundreds of students on websockets); the
-server's memory under a message flood.
+it is drawn; the classroom fan-out (one host, hundreds of students on websockets);
+declared replay costs against measured ones; the server's memory under a message flood
+and a bystander's wait under a link bomb.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
 `--no-browser` (skip the frame rate measured in headless Chromium),
 `--no-fanout` (skip the classroom fan-out of `python -m benchmarks.fanout`, which
-takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`,
-about a minute).
+takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`
+and the link bomb of `python -m benchmarks.link_bomb`, about two minutes).
 """
 
 import argparse
@@ -21,6 +22,7 @@ import sys
 
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
 from benchmarks.network_engine import engine_rows, quorum_rows
+from benchmarks.replay_costs import cost_rows
 from benchmarks.seek import seek_rows
 from benchmarks.timing import render
 from simulators.airline import Airline
@@ -58,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         *engine_rows(args.repeat),
         *quorum_rows(args.repeat),
         *seek_rows(),
+        *cost_rows(min(args.repeat, 3)),
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
@@ -73,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         rows += fanout_rows()
     if not args.no_flood:
         from benchmarks.flood import flood_rows
+        from benchmarks.link_bomb import link_bomb_rows
 
         rows += flood_rows()
+        rows += link_bomb_rows()
     print(render(rows, markdown=args.markdown))
     missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
     return 1 if missed else 0
