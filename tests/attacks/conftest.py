@@ -6,13 +6,18 @@ a bystander still gets `hello` and an answer to an action within a second, memor
 within its bound, limits hold, and no input gets a 500 or a socket closed with 1011.
 Each server here is its own daphne on its own SQLite file, so an attack never leaves
 anything behind for another test.
+
+`PLAYGROUND_ATTACK_ROOT=<another checkout>` serves that checkout's code to the same
+attacks: how each attack was shown to succeed against the code before its fix.
 """
 
+import os
 from pathlib import Path
 
 import pytest
 
 from playground.liveserver import (
+    ROOT,
     Daphne,
     migrate,
     round_trip,
@@ -30,8 +35,9 @@ def pytest_collection_modifyitems(items):
 def start(var_dir: Path, **env: str | None) -> Daphne:
     """A migrated daphne on its own SQLite file in `var_dir` (extra `env` on top)."""
     environment = server_env(var_dir, **env)
-    migrate(environment)
-    return start_daphne(var_dir, environment)
+    root = Path(os.environ.get("PLAYGROUND_ATTACK_ROOT", ROOT))
+    migrate(environment, root=root)
+    return start_daphne(var_dir, environment, root=root)
 
 
 @pytest.fixture(scope="module")
