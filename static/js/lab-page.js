@@ -14,7 +14,7 @@ import { createClassroom } from "./classroom.js";
 import { askName, readEntry } from "./classroom/entry.js";
 import { createControls } from "./controls.js";
 import { createHistoryBar } from "./history-bar.js";
-import { fmt, t } from "./i18n.js";
+import { fmt, sentence, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
 import { mountEmbedDialog } from "./embed-dialog.js";
 import { createShare, linkInAddress } from "./share.js";
@@ -248,14 +248,6 @@ async function boot() {
 
 // Events the history bar puts into words (history-bar.js), not the lab's renderer.
 const TIMELINE_EVENTS = new Set(["seeked", "forked"]);
-
-/** A sentence ends with a full stop (the server's messages are lower-case clauses). */
-function sentence(text) {
-  const words = String(text).trim();
-  if (!words) return words;
-  const first = words[0].toUpperCase() + words.slice(1);
-  return /[.!?…]$/.test(first) ? first : `${first}.`;
-}
 
 boot().catch((error) => {
   const box = document.getElementById("lab-error");
