@@ -133,8 +133,8 @@ async function boot() {
     name: entry.secret ? "" : name,
     link: linkInAddress(),
     callbacks: {
-      onStatus(state) {
-        status.set(state);
+      onStatus(state, reason) {
+        status.set(state, reason);
         controls?.setEnabled(state === "open");
         timeline?.setEnabled(state === "open");
         history?.setEnabled(state === "open");
