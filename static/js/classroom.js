@@ -296,6 +296,9 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         hostPanel.setMembers(message.members ?? []);
         refreshWatching();
         return;
+      case "removed":
+        hostPanel.removed(message);
+        return;
       default:
     }
   }

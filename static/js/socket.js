@@ -351,6 +351,7 @@ const CLASS_MESSAGES = [
   "answers",
   "answered",
   "roster",
+  "removed",
 ];
 
 const HANDLERS = {
