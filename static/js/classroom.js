@@ -5,6 +5,10 @@
  * lab-page.js owns the socket and the lab; this module is told about every hello, class
  * message, presence and error, and says through `onLock(reason)` whether this viewer's
  * controls are off (and why). Display names are only ever set as text.
+ *
+ * When the class is over for this page (the host removed this member, or the class
+ * ended: the socket is closed for good) the class bar says so and offers the lab alone;
+ * a class that had ended before the page came is said above the fresh lab it gets.
  */
 
 import { fmt, num, t, tn } from "./i18n.js";
@@ -19,9 +23,14 @@ import {
   rememberHostSecret,
 } from "./classroom/entry.js";
 import { createHostPanel } from "./classroom/host.js";
+import { classNotice, leftTheClass } from "./classroom/notice.js";
 import { createQuestionCard } from "./classroom/question.js";
 
 const CLASS_KEY = "playground:class-of-tab";
+// The class is over for this socket (closed for good): 4410 when its hours ended.
+const CLOSE_CLASS_ENDED = 4410;
+// Errors without a ref that a hello (a fresh lab instead of the class) or a close follows.
+const PARTING_CODES = new Set(["removed", "class_ended", "no_such_room"]);
 
 /**
  * `socket`: the LabSocket; `parts`: {bar, question, panel, start, nameForm};
@@ -38,6 +47,8 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   let watching = 0;
   let lock = null;
   let compact = false; // the host folded the code away (everyone has joined)
+  let notice = null; // {kind, message}: the class is over for this page (classroom/notice.js)
+  let parting = null; // an error without a ref, explained by the hello or close after it
 
   const questionCard = createQuestionCard(parts.question, send);
   const hostPanel = createHostPanel(parts.panel, send);
@@ -61,6 +72,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   const inBranch = () =>
     kind === "private" && Boolean(classRoom) && branchRoom !== null && socket.room === branchRoom;
   const isHost = () => role === "host";
+  const left = () => leftTheClass(notice?.kind);
   const claiming = () => kind === "class" && role === "student" && Boolean(hostSecret(socket.room));
 
   // -- what the viewer sees ---------------------------------------------------------------
@@ -83,7 +95,8 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   }
 
   function lockReason() {
-    if (kind !== "class" || isHost()) return null;
+    // left the class: the controls are off (disconnected) and the bar says why
+    if (kind !== "class" || isHost() || left()) return null;
     if (claiming()) return t("Checking your host link…");
     const control = info?.control ?? { mode: "host" };
     if (control.mode === "everyone") return null;
@@ -124,10 +137,22 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     return go;
   }
 
+  function renderNotice() {
+    const bar = parts.bar;
+    bar.dataset.view = left() ? "left" : "notice";
+    delete bar.dataset.compact;
+    bar.replaceChildren(...classNotice({ ...notice, slug }));
+    bar.hidden = false;
+  }
+
   function renderBar() {
     const bar = parts.bar;
-    parts.start.hidden = kind === "class" || inBranch();
+    parts.start.hidden = kind === "class" || inBranch() || left();
     parts.start.disabled = false;
+    if (notice) {
+      renderNotice();
+      return;
+    }
     if (inBranch()) {
       const back = button(t("Back to the class"), "button back-button");
       back.addEventListener("click", () => backToClass());
@@ -212,11 +237,12 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
 
   function render() {
     renderBar();
-    parts.panel.hidden = !(kind === "class" && isHost());
-    if (kind === "class" && isHost()) {
+    const hosting = kind === "class" && isHost() && !left();
+    parts.panel.hidden = !hosting;
+    if (hosting) {
       hostPanel.setClass(info ?? {}, { joinUrl: joinUrl(), hostUrl: hostUrl() });
     }
-    if (kind === "class" && info?.question && !claiming()) {
+    if (kind === "class" && info?.question && !claiming() && !left()) {
       questionCard.set(info.question, { as: isHost() ? "host" : "student", inRoom: socket.room });
     } else {
       questionCard.hide();
@@ -232,6 +258,10 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   // -- messages ------------------------------------------------------------------------------
 
   function hello(message) {
+    // a class asked for that had ended (or is gone) gives a fresh lab: say so above it
+    const fresh = parting && message.kind !== "class";
+    notice = fresh ? { kind: "fresh", message: parting.message } : null;
+    parting = null;
     kind = message.kind ?? "private";
     role = message.role ?? "owner";
     me = message.member ?? null;
@@ -316,10 +346,32 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
       if (info) info.watching = watching;
       refreshWatching();
     },
+    /**
+     * The socket was closed for good (`{code, error}`, error being the server's reason):
+     * removed from the class or the class ended is said in the class bar (true); any
+     * other refusal is the page's to say (false).
+     */
+    refused({ code, error }) {
+      const why = error ?? parting;
+      parting = null;
+      if (why?.code === "removed") notice = { kind: "removed", message: why.message };
+      else if (why?.code === "class_ended" || code === CLOSE_CLASS_ENDED) {
+        notice = { kind: "ended", message: why?.message ?? "" };
+      } else return false;
+      remember(CLASS_KEY, null); // no "Back to the class" from here on
+      classRoom = null;
+      branchRoom = null;
+      render();
+      return true;
+    },
     /** The lock in force now (controls rebuilt on a hello take it again). */
     lock: () => lock,
     /** Handle an error of ours; false when it belongs to someone else. */
     showError(error) {
+      if (!error.ref && PARTING_CODES.has(error.code)) {
+        parting = error; // the hello or the close that follows says what it means
+        return true;
+      }
       if (error.code === "bad_name") {
         forgetName();
         askName(parts.nameForm, error.message).then((name) => {

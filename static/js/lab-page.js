@@ -191,11 +191,11 @@ async function boot() {
         markMoment(frame);
       },
       onLinkRefused(error) {
-        linkNotice.textContent = fmt(
-          t("This link could not be opened: %(message)s Here is the lab fresh."),
-          { message: sentence(error.message || error.code) },
-        );
-        linkNotice.hidden = false;
+        showLinkRefused(linkNotice, error);
+      },
+      onRefused(refusal) {
+        // removed from a class, or the class ended: the class bar says so, calmly
+        classroom.refused(refusal);
       },
       onError(error) {
         if (classroom.showError(error)) return;
