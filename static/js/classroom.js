@@ -11,7 +11,7 @@
  * a class that had ended before the page came is said above the fresh lab it gets.
  */
 
-import { fmt, num, t, tn } from "./i18n.js";
+import { fmt, num, sentence, t, tn } from "./i18n.js";
 import { button, el } from "./classroom/dom.js";
 import {
   askName,
@@ -49,6 +49,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   let compact = false; // the host folded the code away (everyone has joined)
   let notice = null; // {kind, message}: the class is over for this page (classroom/notice.js)
   let parting = null; // an error without a ref, explained by the hello or close after it
+  let branchError = ""; // why "Explore on my own" was refused, shown beside it
 
   const questionCard = createQuestionCard(parts.question, send);
   const hostPanel = createHostPanel(parts.panel, send);
@@ -128,13 +129,27 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   function branchButton() {
     const go = button(t("Explore on my own"), "button button-quiet branch-button");
     go.title = t("A private copy of this moment: try anything, nobody else is affected.");
+    if (branchError) go.setAttribute("aria-describedby", "branch-error");
     go.addEventListener("click", () => {
       go.disabled = true;
+      branchError = "";
       const ref = send("branch");
       if (ref) refs.set(ref, "branch");
       else go.disabled = false;
     });
     return go;
+  }
+
+  /** "Explore on my own" and, when the server refused it, why (right beside it). */
+  function branchParts() {
+    const why = branchError
+      ? el("p", {
+          className: "form-error branch-error",
+          text: branchError,
+          attrs: { id: "branch-error", role: "alert" },
+        })
+      : null;
+    return [branchButton(), why];
   }
 
   function renderNotice() {
@@ -220,7 +235,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
           ),
         ),
         el("div", { className: "class-bar-main" }, driving, presence),
-        el("div", { className: "class-bar-actions" }, branchButton(), fold, toPanel),
+        el("div", { className: "class-bar-actions" }, ...branchParts(), fold, toPanel),
       );
       return;
     }
@@ -231,7 +246,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     });
     bar.replaceChildren(
       el("div", { className: "class-bar-main" }, driving, you, presence),
-      el("div", { className: "class-bar-actions" }, branchButton()),
+      el("div", { className: "class-bar-actions" }, ...branchParts()),
     );
   }
 
@@ -262,6 +277,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     const fresh = parting && message.kind !== "class";
     notice = fresh ? { kind: "fresh", message: parting.message } : null;
     parting = null;
+    branchError = "";
     kind = message.kind ?? "private";
     role = message.role ?? "owner";
     me = message.member ?? null;
@@ -290,6 +306,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         location.assign(message.host_path);
         return;
       case "branched":
+        branchError = "";
         classRoom = message.parent;
         branchRoom = message.room;
         remember(CLASS_KEY, classRoom);
@@ -390,7 +407,16 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         render();
         return true;
       }
-      if (what === "start" || what === "branch") {
+      if (what === "branch") {
+        branchError = sentence(error.message || error.code);
+        render();
+        // the bar was drawn again: keep the keyboard where it was
+        if (document.activeElement === document.body) {
+          parts.bar.querySelector(".branch-button")?.focus();
+        }
+        return true;
+      }
+      if (what === "start") {
         render();
         showGeneralError(error);
         return true;
