@@ -246,6 +246,31 @@ async function boot() {
   socket.connect();
 }
 
+// The link is fine but the server could not open it now: it may be tried again.
+const LINK_LATER_CODES = new Set(["busy", "busy_opening", "too_slow", "too_many_rooms"]);
+
+/** Say in `notice` why the page's link was not opened (the fresh lab is shown below). */
+function showLinkRefused(notice, error) {
+  const message = sentence(error.message || error.code);
+  if (!LINK_LATER_CODES.has(error.code)) {
+    notice.textContent = fmt(t("This link could not be opened: %(message)s Here is the lab fresh."), {
+      message,
+    });
+    notice.hidden = false;
+    return;
+  }
+  const again = document.createElement("button");
+  again.type = "button";
+  again.className = "button button-quiet notice-action";
+  again.textContent = t("Try the link again");
+  again.addEventListener("click", () => location.reload());
+  notice.replaceChildren(
+    fmt(t("This link was not opened: %(message)s Here is the lab fresh meanwhile."), { message }),
+    again,
+  );
+  notice.hidden = false;
+}
+
 // Events the history bar puts into words (history-bar.js), not the lab's renderer.
 const TIMELINE_EVENTS = new Set(["seeked", "forked"]);
 
