@@ -12,7 +12,7 @@
  */
 
 import { fmt, num, sentence, t, tn } from "./i18n.js";
-import { button, el } from "./classroom/dom.js";
+import { createClassBar } from "./classroom/bar.js";
 import {
   askName,
   forgetHostSecret,
@@ -23,7 +23,7 @@ import {
   rememberHostSecret,
 } from "./classroom/entry.js";
 import { createHostPanel } from "./classroom/host.js";
-import { classNotice, leftTheClass } from "./classroom/notice.js";
+import { leftTheClass } from "./classroom/notice.js";
 import { createQuestionCard } from "./classroom/question.js";
 
 const CLASS_KEY = "playground:class-of-tab";
@@ -46,13 +46,13 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   let info = null; // hello.class (code, control, question, watching, members)
   let watching = 0;
   let lock = null;
-  let compact = false; // the host folded the code away (everyone has joined)
   let notice = null; // {kind, message}: the class is over for this page (classroom/notice.js)
   let parting = null; // an error without a ref, explained by the hello or close after it
   let branchError = ""; // why "Explore on my own" was refused, shown beside it
 
   const questionCard = createQuestionCard(parts.question, send);
   const hostPanel = createHostPanel(parts.panel, send);
+  const classBar = createClassBar(parts.bar, { slug, onBranch: branch, onBack: backToClass });
 
   parts.start.addEventListener("click", () => {
     parts.start.disabled = true;
@@ -126,128 +126,33 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     return `${url.href}#host=${encodeURIComponent(secret)}`;
   }
 
-  function branchButton() {
-    const go = button(t("Explore on my own"), "button button-quiet branch-button");
-    go.title = t("A private copy of this moment: try anything, nobody else is affected.");
-    if (branchError) go.setAttribute("aria-describedby", "branch-error");
-    go.addEventListener("click", () => {
-      go.disabled = true;
-      branchError = "";
-      const ref = send("branch");
-      if (ref) refs.set(ref, "branch");
-      else go.disabled = false;
-    });
-    return go;
-  }
-
-  /** "Explore on my own" and, when the server refused it, why (right beside it). */
-  function branchParts() {
-    const why = branchError
-      ? el("p", {
-          className: "form-error branch-error",
-          text: branchError,
-          attrs: { id: "branch-error", role: "alert" },
-        })
-      : null;
-    return [branchButton(), why];
-  }
-
-  function renderNotice() {
-    const bar = parts.bar;
-    bar.dataset.view = left() ? "left" : "notice";
-    delete bar.dataset.compact;
-    bar.replaceChildren(...classNotice({ ...notice, slug }));
-    bar.hidden = false;
+  /** What the class bar shows now (classroom/bar.js draws it). */
+  function barView() {
+    if (notice) return { mode: "notice", notice };
+    if (inBranch()) return { mode: "branch" };
+    if (kind !== "class") return { mode: "hidden" };
+    return {
+      mode: isHost() ? "host" : "student",
+      code: info?.code ?? "",
+      joinUrl: joinUrl(),
+      driving: drivingWords(),
+      you: fmt(t("Class %(code)s · you are %(name)s"), { code: info?.code ?? "", name: socket.name || "?" }),
+      watching: watchingWords(),
+      branchError,
+    };
   }
 
   function renderBar() {
-    const bar = parts.bar;
     parts.start.hidden = kind === "class" || inBranch() || left();
     parts.start.disabled = false;
-    if (notice) {
-      renderNotice();
-      return;
-    }
-    if (inBranch()) {
-      const back = button(t("Back to the class"), "button back-button");
-      back.addEventListener("click", () => backToClass());
-      bar.dataset.view = "branch";
-      bar.replaceChildren(
-        el(
-          "div",
-          { className: "class-bar-main" },
-          el("p", {
-            className: "branch-banner",
-            text: t("You are exploring alone — the class continues without you."),
-          }),
-        ),
-        el("div", { className: "class-bar-actions" }, back),
-      );
-      bar.hidden = false;
-      return;
-    }
-    if (kind !== "class") {
-      bar.hidden = true;
-      bar.replaceChildren();
-      return;
-    }
-    bar.hidden = false;
-    bar.dataset.view = isHost() ? "host" : "student";
-    delete bar.dataset.compact;
-    const presence = el("p", { className: "class-watching", text: watchingWords() });
-    const driving = el("p", { className: "class-driving", text: drivingWords() });
-    if (isHost()) {
-      const code = info?.code ?? "";
-      const qr = el("img", {
-        className: "class-qr",
-        attrs: {
-          src: `/join/${encodeURIComponent(code)}/qr.svg`,
-          alt: fmt(t("QR code of the join link %(url)s"), { url: joinUrl() }),
-          width: 132,
-          height: 132,
-        },
-      });
-      const where = new URL("/join/", location.origin).href;
-      const fold = button(compact ? t("Show the code") : t("Hide the code"), "button button-quiet");
-      fold.setAttribute("aria-expanded", String(!compact));
-      fold.addEventListener("click", () => {
-        compact = !compact;
-        renderBar();
-        parts.bar.querySelector(".fold-code")?.focus();
-      });
-      fold.classList.add("fold-code");
-      const toPanel = el("a", {
-        className: "jump-link",
-        text: t("Class controls"),
-        attrs: { href: "#class-panel" },
-      });
-      bar.dataset.compact = String(compact);
-      bar.replaceChildren(
-        el(
-          "div",
-          { className: "class-join" },
-          qr,
-          el(
-            "div",
-            { className: "class-join-text" },
-            el("p", { className: "class-join-where", text: fmt(t("Join at %(url)s with the code"), { url: where }) }),
-            el("p", { className: "class-code", text: code }),
-          ),
-        ),
-        el("div", { className: "class-bar-main" }, driving, presence),
-        el("div", { className: "class-bar-actions" }, ...branchParts(), fold, toPanel),
-      );
-      return;
-    }
-    const you = el("p", { className: "class-you" });
-    you.textContent = fmt(t("Class %(code)s · you are %(name)s"), {
-      code: info?.code ?? "",
-      name: socket.name || "?",
-    });
-    bar.replaceChildren(
-      el("div", { className: "class-bar-main" }, driving, you, presence),
-      el("div", { className: "class-bar-actions" }, ...branchParts()),
-    );
+    classBar.render(barView());
+  }
+
+  function branch() {
+    branchError = "";
+    const ref = send("branch");
+    if (ref) refs.set(ref, "branch");
+    return ref;
   }
 
   function render() {
@@ -341,7 +246,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         watching = message.watching ?? watching;
         if (info) info.members = message.members;
         hostPanel.setMembers(message.members ?? []);
-        refreshWatching();
+        classBar.watching(watchingWords());
         return;
       case "removed":
         hostPanel.removed(message);
@@ -350,18 +255,13 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     }
   }
 
-  function refreshWatching() {
-    const line = parts.bar.querySelector(".class-watching");
-    if (line) line.textContent = watchingWords();
-  }
-
   return {
     hello,
     onMessage,
     presence(message) {
       watching = message.watching ?? 0;
       if (info) info.watching = watching;
-      refreshWatching();
+      classBar.watching(watchingWords());
     },
     /**
      * The socket was closed for good (`{code, error}`, error being the server's reason):
@@ -411,9 +311,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         branchError = sentence(error.message || error.code);
         render();
         // the bar was drawn again: keep the keyboard where it was
-        if (document.activeElement === document.body) {
-          parts.bar.querySelector(".branch-button")?.focus();
-        }
+        if (document.activeElement === document.body) classBar.focusBranch();
         return true;
       }
       if (what === "start") {
