@@ -5,10 +5,14 @@
  * lab-page.js owns the socket and the lab; this module is told about every hello, class
  * message, presence and error, and says through `onLock(reason)` whether this viewer's
  * controls are off (and why). Display names are only ever set as text.
+ *
+ * When the class is over for this page (the host removed this member, or the class
+ * ended: the socket is closed for good) the class bar says so and offers the lab alone;
+ * a class that had ended before the page came is said above the fresh lab it gets.
  */
 
-import { fmt, num, t, tn } from "./i18n.js";
-import { button, el } from "./classroom/dom.js";
+import { fmt, num, sentence, t, tn } from "./i18n.js";
+import { createClassBar } from "./classroom/bar.js";
 import {
   askName,
   forgetHostSecret,
@@ -19,9 +23,14 @@ import {
   rememberHostSecret,
 } from "./classroom/entry.js";
 import { createHostPanel } from "./classroom/host.js";
+import { leftTheClass } from "./classroom/notice.js";
 import { createQuestionCard } from "./classroom/question.js";
 
 const CLASS_KEY = "playground:class-of-tab";
+// The class is over for this socket (closed for good): 4410 when its hours ended.
+const CLOSE_CLASS_ENDED = 4410;
+// Errors without a ref that a hello (a fresh lab instead of the class) or a close follows.
+const PARTING_CODES = new Set(["removed", "class_ended", "no_such_room"]);
 
 /**
  * `socket`: the LabSocket; `parts`: {bar, question, panel, start, nameForm};
@@ -37,10 +46,13 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   let info = null; // hello.class (code, control, question, watching, members)
   let watching = 0;
   let lock = null;
-  let compact = false; // the host folded the code away (everyone has joined)
+  let notice = null; // {kind, message}: the class is over for this page (classroom/notice.js)
+  let parting = null; // an error without a ref, explained by the hello or close after it
+  let branchError = ""; // why "Explore on my own" was refused, shown beside it
 
   const questionCard = createQuestionCard(parts.question, send);
   const hostPanel = createHostPanel(parts.panel, send);
+  const classBar = createClassBar(parts.bar, { slug, onBranch: branch, onBack: backToClass });
 
   parts.start.addEventListener("click", () => {
     parts.start.disabled = true;
@@ -61,6 +73,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   const inBranch = () =>
     kind === "private" && Boolean(classRoom) && branchRoom !== null && socket.room === branchRoom;
   const isHost = () => role === "host";
+  const left = () => leftTheClass(notice?.kind);
   const claiming = () => kind === "class" && role === "student" && Boolean(hostSecret(socket.room));
 
   // -- what the viewer sees ---------------------------------------------------------------
@@ -83,7 +96,8 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   }
 
   function lockReason() {
-    if (kind !== "class" || isHost()) return null;
+    // left the class: the controls are off (disconnected) and the bar says why
+    if (kind !== "class" || isHost() || left()) return null;
     if (claiming()) return t("Checking your host link…");
     const control = info?.control ?? { mode: "host" };
     if (control.mode === "everyone") return null;
@@ -112,111 +126,43 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     return `${url.href}#host=${encodeURIComponent(secret)}`;
   }
 
-  function branchButton() {
-    const go = button(t("Explore on my own"), "button button-quiet branch-button");
-    go.title = t("A private copy of this moment: try anything, nobody else is affected.");
-    go.addEventListener("click", () => {
-      go.disabled = true;
-      const ref = send("branch");
-      if (ref) refs.set(ref, "branch");
-      else go.disabled = false;
-    });
-    return go;
+  /** What the class bar shows now (classroom/bar.js draws it). */
+  function barView() {
+    if (notice) return { mode: "notice", notice };
+    if (inBranch()) return { mode: "branch" };
+    if (kind !== "class") return { mode: "hidden" };
+    return {
+      mode: isHost() ? "host" : "student",
+      code: info?.code ?? "",
+      joinUrl: joinUrl(),
+      driving: drivingWords(),
+      you: fmt(t("Class %(code)s · you are %(name)s"), { code: info?.code ?? "", name: socket.name || "?" }),
+      watching: watchingWords(),
+      branchError,
+    };
   }
 
   function renderBar() {
-    const bar = parts.bar;
-    parts.start.hidden = kind === "class" || inBranch();
+    parts.start.hidden = kind === "class" || inBranch() || left();
     parts.start.disabled = false;
-    if (inBranch()) {
-      const back = button(t("Back to the class"), "button back-button");
-      back.addEventListener("click", () => backToClass());
-      bar.dataset.view = "branch";
-      bar.replaceChildren(
-        el(
-          "div",
-          { className: "class-bar-main" },
-          el("p", {
-            className: "branch-banner",
-            text: t("You are exploring alone — the class continues without you."),
-          }),
-        ),
-        el("div", { className: "class-bar-actions" }, back),
-      );
-      bar.hidden = false;
-      return;
-    }
-    if (kind !== "class") {
-      bar.hidden = true;
-      bar.replaceChildren();
-      return;
-    }
-    bar.hidden = false;
-    bar.dataset.view = isHost() ? "host" : "student";
-    delete bar.dataset.compact;
-    const presence = el("p", { className: "class-watching", text: watchingWords() });
-    const driving = el("p", { className: "class-driving", text: drivingWords() });
-    if (isHost()) {
-      const code = info?.code ?? "";
-      const qr = el("img", {
-        className: "class-qr",
-        attrs: {
-          src: `/join/${encodeURIComponent(code)}/qr.svg`,
-          alt: fmt(t("QR code of the join link %(url)s"), { url: joinUrl() }),
-          width: 132,
-          height: 132,
-        },
-      });
-      const where = new URL("/join/", location.origin).href;
-      const fold = button(compact ? t("Show the code") : t("Hide the code"), "button button-quiet");
-      fold.setAttribute("aria-expanded", String(!compact));
-      fold.addEventListener("click", () => {
-        compact = !compact;
-        renderBar();
-        parts.bar.querySelector(".fold-code")?.focus();
-      });
-      fold.classList.add("fold-code");
-      const toPanel = el("a", {
-        className: "jump-link",
-        text: t("Class controls"),
-        attrs: { href: "#class-panel" },
-      });
-      bar.dataset.compact = String(compact);
-      bar.replaceChildren(
-        el(
-          "div",
-          { className: "class-join" },
-          qr,
-          el(
-            "div",
-            { className: "class-join-text" },
-            el("p", { className: "class-join-where", text: fmt(t("Join at %(url)s with the code"), { url: where }) }),
-            el("p", { className: "class-code", text: code }),
-          ),
-        ),
-        el("div", { className: "class-bar-main" }, driving, presence),
-        el("div", { className: "class-bar-actions" }, branchButton(), fold, toPanel),
-      );
-      return;
-    }
-    const you = el("p", { className: "class-you" });
-    you.textContent = fmt(t("Class %(code)s · you are %(name)s"), {
-      code: info?.code ?? "",
-      name: socket.name || "?",
-    });
-    bar.replaceChildren(
-      el("div", { className: "class-bar-main" }, driving, you, presence),
-      el("div", { className: "class-bar-actions" }, branchButton()),
-    );
+    classBar.render(barView());
+  }
+
+  function branch() {
+    branchError = "";
+    const ref = send("branch");
+    if (ref) refs.set(ref, "branch");
+    return ref;
   }
 
   function render() {
     renderBar();
-    parts.panel.hidden = !(kind === "class" && isHost());
-    if (kind === "class" && isHost()) {
+    const hosting = kind === "class" && isHost() && !left();
+    parts.panel.hidden = !hosting;
+    if (hosting) {
       hostPanel.setClass(info ?? {}, { joinUrl: joinUrl(), hostUrl: hostUrl() });
     }
-    if (kind === "class" && info?.question && !claiming()) {
+    if (kind === "class" && info?.question && !claiming() && !left()) {
       questionCard.set(info.question, { as: isHost() ? "host" : "student", inRoom: socket.room });
     } else {
       questionCard.hide();
@@ -232,6 +178,11 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   // -- messages ------------------------------------------------------------------------------
 
   function hello(message) {
+    // a class asked for that had ended (or is gone) gives a fresh lab: say so above it
+    const fresh = parting && message.kind !== "class";
+    notice = fresh ? { kind: "fresh", message: parting.message } : null;
+    parting = null;
+    branchError = "";
     kind = message.kind ?? "private";
     role = message.role ?? "owner";
     me = message.member ?? null;
@@ -260,6 +211,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         location.assign(message.host_path);
         return;
       case "branched":
+        branchError = "";
         classRoom = message.parent;
         branchRoom = message.room;
         remember(CLASS_KEY, classRoom);
@@ -294,15 +246,13 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         watching = message.watching ?? watching;
         if (info) info.members = message.members;
         hostPanel.setMembers(message.members ?? []);
-        refreshWatching();
+        classBar.watching(watchingWords());
+        return;
+      case "removed":
+        hostPanel.removed(message);
         return;
       default:
     }
-  }
-
-  function refreshWatching() {
-    const line = parts.bar.querySelector(".class-watching");
-    if (line) line.textContent = watchingWords();
   }
 
   return {
@@ -311,12 +261,34 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     presence(message) {
       watching = message.watching ?? 0;
       if (info) info.watching = watching;
-      refreshWatching();
+      classBar.watching(watchingWords());
+    },
+    /**
+     * The socket was closed for good (`{code, error}`, error being the server's reason):
+     * removed from the class or the class ended is said in the class bar (true); any
+     * other refusal is the page's to say (false).
+     */
+    refused({ code, error }) {
+      const why = error ?? parting;
+      parting = null;
+      if (why?.code === "removed") notice = { kind: "removed", message: why.message };
+      else if (why?.code === "class_ended" || code === CLOSE_CLASS_ENDED) {
+        notice = { kind: "ended", message: why?.message ?? "" };
+      } else return false;
+      remember(CLASS_KEY, null); // no "Back to the class" from here on
+      classRoom = null;
+      branchRoom = null;
+      render();
+      return true;
     },
     /** The lock in force now (controls rebuilt on a hello take it again). */
     lock: () => lock,
     /** Handle an error of ours; false when it belongs to someone else. */
     showError(error) {
+      if (!error.ref && PARTING_CODES.has(error.code)) {
+        parting = error; // the hello or the close that follows says what it means
+        return true;
+      }
       if (error.code === "bad_name") {
         forgetName();
         askName(parts.nameForm, error.message).then((name) => {
@@ -335,7 +307,14 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         render();
         return true;
       }
-      if (what === "start" || what === "branch") {
+      if (what === "branch") {
+        branchError = sentence(error.message || error.code);
+        render();
+        // the bar was drawn again: keep the keyboard where it was
+        if (document.activeElement === document.body) classBar.focusBranch();
+        return true;
+      }
+      if (what === "start") {
         render();
         showGeneralError(error);
         return true;

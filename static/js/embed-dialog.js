@@ -18,6 +18,7 @@
 
 import { button, copyText, el } from "./classroom/dom.js";
 import { fmt, num, t } from "./i18n.js";
+import { noLinkText } from "./share.js";
 
 // Longer than this, some chat and docs tools cut a URL (playground/links.py).
 const SHORT_LINK_CHARS = 2000;
@@ -223,10 +224,12 @@ export function createEmbedDialog({ getLink, slug, title = "", clocked = true })
           )
         : fmt(t("The address is %(chars)s characters."), { chars: num(chars) });
     note.dataset.long = String(chars > SHORT_LINK_CHARS);
+    delete note.dataset.state;
   }
 
   async function fetchLink() {
     note.textContent = t("Making the link…");
+    delete note.dataset.state;
     copy.disabled = true;
     try {
       const answer = await getLink(null);
@@ -236,9 +239,8 @@ export function createEmbedDialog({ getLink, slug, title = "", clocked = true })
     } catch (error) {
       link = null;
       render();
-      note.textContent = fmt(t("No link: %(message)s"), {
-        message: error?.message || error?.code || t("try again"),
-      });
+      note.textContent = noLinkText(error);
+      note.dataset.state = "error";
     }
   }
 

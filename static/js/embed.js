@@ -133,8 +133,8 @@ export async function bootEmbed(root) {
     seed: Number.parseInt(seed, 10) || 0,
     link: link || null,
     callbacks: {
-      onStatus(state) {
-        status.set(state);
+      onStatus(state, reason) {
+        status.set(state, reason);
         controls?.setEnabled(state === "open");
         timeline?.setEnabled(state === "open");
       },

@@ -26,6 +26,14 @@ export function fmt(template, values) {
   );
 }
 
+/** A server's clause as a sentence: a capital first, a full stop last. */
+export function sentence(text) {
+  const words = String(text ?? "").trim();
+  if (!words) return words;
+  const first = words[0].toUpperCase() + words.slice(1);
+  return /[.!?…]$/.test(first) ? first : `${first}.`;
+}
+
 /** The page's language, for number formatting. */
 export function pageLanguage() {
   return document.documentElement.lang || "en";

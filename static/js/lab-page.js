@@ -14,7 +14,7 @@ import { createClassroom } from "./classroom.js";
 import { askName, readEntry } from "./classroom/entry.js";
 import { createControls } from "./controls.js";
 import { createHistoryBar } from "./history-bar.js";
-import { fmt, t } from "./i18n.js";
+import { fmt, sentence, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
 import { mountEmbedDialog } from "./embed-dialog.js";
 import { createShare, linkInAddress } from "./share.js";
@@ -133,8 +133,8 @@ async function boot() {
     name: entry.secret ? "" : name,
     link: linkInAddress(),
     callbacks: {
-      onStatus(state) {
-        status.set(state);
+      onStatus(state, reason) {
+        status.set(state, reason);
         controls?.setEnabled(state === "open");
         timeline?.setEnabled(state === "open");
         history?.setEnabled(state === "open");
@@ -191,11 +191,11 @@ async function boot() {
         markMoment(frame);
       },
       onLinkRefused(error) {
-        linkNotice.textContent = fmt(
-          t("This link could not be opened: %(message)s Here is the lab fresh."),
-          { message: sentence(error.message || error.code) },
-        );
-        linkNotice.hidden = false;
+        showLinkRefused(linkNotice, error);
+      },
+      onRefused(refusal) {
+        // removed from a class, or the class ended: the class bar says so, calmly
+        classroom.refused(refusal);
       },
       onError(error) {
         if (classroom.showError(error)) return;
@@ -246,16 +246,33 @@ async function boot() {
   socket.connect();
 }
 
+// The link is fine but the server could not open it now: it may be tried again.
+const LINK_LATER_CODES = new Set(["busy", "busy_opening", "too_slow", "too_many_rooms"]);
+
+/** Say in `notice` why the page's link was not opened (the fresh lab is shown below). */
+function showLinkRefused(notice, error) {
+  const message = sentence(error.message || error.code);
+  if (!LINK_LATER_CODES.has(error.code)) {
+    notice.textContent = fmt(t("This link could not be opened: %(message)s Here is the lab fresh."), {
+      message,
+    });
+    notice.hidden = false;
+    return;
+  }
+  const again = document.createElement("button");
+  again.type = "button";
+  again.className = "button button-quiet notice-action";
+  again.textContent = t("Try the link again");
+  again.addEventListener("click", () => location.reload());
+  notice.replaceChildren(
+    fmt(t("This link was not opened: %(message)s Here is the lab fresh meanwhile."), { message }),
+    again,
+  );
+  notice.hidden = false;
+}
+
 // Events the history bar puts into words (history-bar.js), not the lab's renderer.
 const TIMELINE_EVENTS = new Set(["seeked", "forked"]);
-
-/** A sentence ends with a full stop (the server's messages are lower-case clauses). */
-function sentence(text) {
-  const words = String(text).trim();
-  if (!words) return words;
-  const first = words[0].toUpperCase() + words.slice(1);
-  return /[.!?…]$/.test(first) ? first : `${first}.`;
-}
 
 boot().catch((error) => {
   const box = document.getElementById("lab-error");

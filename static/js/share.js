@@ -9,7 +9,7 @@
  */
 
 import { button, copyText, el } from "./classroom/dom.js";
-import { fmt, num, t } from "./i18n.js";
+import { fmt, num, sentence, t } from "./i18n.js";
 
 // Longer than this, some chat and docs tools cut a URL (playground/links.py).
 const SHORT_LINK_CHARS = 2000;
@@ -29,6 +29,18 @@ export function linkInAddress() {
   } catch {
     return raw; // a damaged escape: the server refuses it with a sentence
   }
+}
+
+/**
+ * Why no link came (the `error` get_link was refused with), as a sentence: a moment too
+ * heavy to share says so in the server's words ("This moment cannot be shared as a
+ * link: …"), anything else after "No link:".
+ */
+export function noLinkText(error) {
+  if (error?.code === "link_too_heavy" && error.message) return sentence(error.message);
+  return fmt(t("No link: %(message)s"), {
+    message: error?.message || error?.code || t("try again"),
+  });
 }
 
 /**
@@ -55,10 +67,10 @@ export function createCopyResult(place) {
       try {
         answer = await request();
       } catch (error) {
-        status.textContent = fmt(t("No link: %(message)s"), {
-          message: error?.message || error?.code || t("try again"),
-        });
+        status.textContent = noLinkText(error);
         status.dataset.state = "error";
+        field.hidden = true;
+        field.value = "";
         return null;
       }
       const url = linkUrl(answer.link);

@@ -8,6 +8,10 @@
  * the first hello arrives and shows nothing before the answer: the link's hello, or (the
  * link refused) the fresh room's hello, after `onLinkRefused(error)`. The link is opened
  * once: a reconnect resumes the room it made.
+ *
+ * The server says why it closes a socket in an error without a ref just before the close:
+ * that error goes with the close (`onRefused({code, error})` for 4400–4499, for good;
+ * `onStatus("busy", error)` when it is busy and we try again later).
  */
 
 import { t } from "./i18n.js";
@@ -17,6 +21,13 @@ const BACKOFF_FIRST_MS = 1000;
 // Links up to this length go in the websocket's address (servers accept 8 KB lines).
 const LINK_IN_URL_CHARS = 4000;
 const BACKOFF_MAX_MS = 10000;
+// 4400–4499: refused for good (a bad name, a full room, removed, a class that ended).
+const CLOSE_REFUSED_FIRST = 4400;
+const CLOSE_REFUSED_LAST = 4499;
+// The server could not open this now (too much work, too many rooms): come back later.
+const CLOSE_TRY_AGAIN = 4503;
+// Errors that say the server is too busy to let us in now; a 4503 close follows them.
+const BUSY_CODES = new Set(["busy", "too_many_rooms", "too_many_members", "too_slow"]);
 
 /** A lab's websocket: `send(action, args)` out, `onHello`/`onFrame`/... callbacks in. */
 export class LabSocket {
@@ -44,12 +55,16 @@ export class LabSocket {
     this.linkRefusal = null;
     this.opening = null; // {ref, held}: open_link sent, the fresh room's hello kept
     this.asked = new Map(); // ref → {resolve, reject}: requests that expect an answer
+    this.lastWord = null; // the last error without a ref: the reason if a close follows
+    this.waiting = null; // the server's reason while we wait to try again (busy)
   }
 
   /** Open the connection (a new room, or a resumed one if we already had a room). */
   connect() {
     this.stopped = false;
-    this.status(this.room ? "reconnecting" : "connecting");
+    this.lastWord = null;
+    if (this.waiting) this.status("busy", this.waiting);
+    else this.status(this.room ? "reconnecting" : "connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("message", (event) => this.receive(event.data));
@@ -149,7 +164,9 @@ export class LabSocket {
       this.error({
         type: "error",
         code: "not_connected",
-        message: t("Not connected, so nothing was sent. Reconnecting…"),
+        message: this.stopped
+          ? t("Not connected, so nothing was sent.")
+          : t("Not connected, so nothing was sent. Reconnecting…"),
         ref: message.ref,
       });
       return;
@@ -182,6 +199,8 @@ export class LabSocket {
   closed(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
+    const reason = this.lastWord; // what the server said just before closing, if anything
+    this.lastWord = null;
     for (const ref of [...this.asked.keys()]) {
       this.error({ type: "error", code: "not_connected", message: t("The connection dropped."), ref });
     }
@@ -192,15 +211,20 @@ export class LabSocket {
       this.greeted = false;
     }
     if (this.stopped) return;
-    // 4400/4403/4404/4429: the server refused us for good (a bad name, a full room, too
-    // many wrong secrets, no such lab, a flood); trying again would be refused again.
-    if (code >= 4400 && code < 4500) {
+    // 4400/4403/4404/4410/4429: the server refused us for good (a bad name, a full room,
+    // too many wrong secrets, no such lab, removed from a class, a class that ended, a
+    // flood); trying again would be refused again.
+    if (code >= CLOSE_REFUSED_FIRST && code <= CLOSE_REFUSED_LAST) {
       this.stopped = true;
-      this.status("refused");
-      this.emit("onRefused", { code });
+      this.status("refused", reason);
+      this.emit("onRefused", { code, error: reason });
       return;
     }
-    this.status("reconnecting");
+    // 4503 "come back later": busy, unless the server said something else (a failure)
+    const busy = BUSY_CODES.has(reason?.code) || (code === CLOSE_TRY_AGAIN && !reason);
+    this.waiting = busy ? (reason ?? { type: "error", code: "busy", message: "" }) : null;
+    if (busy) this.status("busy", this.waiting);
+    else this.status("reconnecting", reason);
     const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempt);
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.attempt += 1;
@@ -212,13 +236,14 @@ export class LabSocket {
     this.ws?.close();
   }
 
-  status(state) {
-    this.emit("onStatus", state);
+  /** Tell `onStatus(state, reason)`: reason is the server's error that led there, or null. */
+  status(state, reason = null) {
+    this.emit("onStatus", state, reason);
   }
 
-  emit(name, payload) {
+  emit(name, ...payload) {
     const callback = this.callbacks[name];
-    if (typeof callback === "function") callback(payload);
+    if (typeof callback === "function") callback(...payload);
   }
 }
 
@@ -239,6 +264,8 @@ function onHello(socket, message) {
   socket.snapshot = message.snapshot ?? null;
   socket.greeted = true;
   socket.attempt = 0;
+  socket.lastWord = null; // an error before a hello said why this room is fresh
+  socket.waiting = null;
   if (socket.link !== null && socket.opening === null) {
     // a page opened from a link: ask for the link's room before anyone can act here,
     // and keep this fresh room's hello in case the link is refused
@@ -258,6 +285,11 @@ function onError(socket, message) {
   if (socket.linkInUrl && message.ref === "link") {
     socket.linkRefusal = message; // said with the hello that follows
     return;
+  }
+  if (message.ref === null || message.ref === undefined) {
+    socket.lastWord = message;
+    // the server is too busy to let us in: the status says so when the close follows
+    if (BUSY_CODES.has(message.code)) return;
   }
   const opening = socket.opening;
   if (opening && message.ref === opening.ref) {
@@ -282,6 +314,8 @@ function onAnswer(socket, message) {
 function onResumed(socket, message) {
   socket.member = message.member ?? socket.member;
   socket.attempt = 0;
+  socket.lastWord = null;
+  socket.waiting = null;
   socket.status("open");
   socket.emit("onResumed", message);
 }
@@ -317,6 +351,7 @@ const CLASS_MESSAGES = [
   "answers",
   "answered",
   "roster",
+  "removed",
 ];
 
 const HANDLERS = {

@@ -1,24 +1,51 @@
-/** The connection indicator: connecting, open or reconnecting, and how many are watching. */
+/**
+ * The connection indicator: connecting, open, reconnecting, busy (the server asked us to
+ * come back later) or refused for good, and how many are watching. Why it is busy is the
+ * server's own sentence, shown under the words.
+ */
 
-import { fmt, t, tn } from "./i18n.js";
+import { fmt, sentence, t, tn } from "./i18n.js";
 
 const WORDS = {
   connecting: () => t("Connecting…"),
   open: () => t("Connected"),
   reconnecting: () => t("Connection lost, reconnecting…"),
+  busy: () => t("The server is busy; trying again…"),
   refused: () => t("Disconnected"),
+};
+
+// Refused for good, said by why (the error the server sent before closing).
+const REFUSED_WORDS = {
+  removed: () => t("Removed from the class"),
+  class_ended: () => t("The class has ended"),
 };
 
 /** Drive the indicator element (it holds .status-text and .status-presence). */
 export function createStatus(element) {
   const text = element?.querySelector(".status-text");
   const presence = element?.querySelector(".status-presence");
+  let detail = element?.querySelector(".status-detail");
+  if (element && !detail) {
+    detail = document.createElement("span");
+    detail.className = "status-detail";
+    element.append(detail);
+  }
   return {
-    /** Show one of "connecting", "open", "reconnecting". */
-    set(state) {
+    /**
+     * Show one of "connecting", "open", "reconnecting", "busy", "refused"; `reason` is
+     * the server's error behind it (busy: its sentence is shown; refused: it names why).
+     */
+    set(state, reason = null) {
       if (!element) return;
       element.dataset.state = state;
-      text.textContent = (WORDS[state] ?? WORDS.connecting)();
+      const words = state === "refused" ? REFUSED_WORDS[reason?.code] : null;
+      text.textContent = (words ?? WORDS[state] ?? WORDS.connecting)();
+      const why = state === "busy" && reason?.message ? sentence(reason.message) : "";
+      detail.textContent = why;
+      if (why) element.dataset.detail = "true";
+      else delete element.dataset.detail;
+      // refused for good: nobody is counted for this page any more
+      if (state === "refused" && presence) presence.textContent = "";
     },
     /** Show how many people watch this room. */
     watching(count) {

@@ -482,3 +482,62 @@ def test_a_long_link_is_opened_over_the_socket_instead(browser, live_server_url)
     assert sum('"open_link"' in m for m in sent) == 1
     assert page.console_errors == []
     page.context.close()
+
+
+def test_a_link_the_server_is_too_busy_to_open_can_be_tried_again(
+    browser, live_server_url
+):
+    """The server answers open_link with `busy`: the page says the link could not be
+    opened just now, shows the fresh lab meanwhile, and a button tries again."""
+    import json
+    import random
+
+    rng = random.Random(4)
+    steps = [
+        Entry(0, "lookup", {"key": f"N{rng.randint(10**6, 10**7)}"}) for _ in range(700)
+    ]
+    link = make_link("hash-placement", 2, steps, 650)
+    page = new_page(browser, live_server_url, PHONE)
+    busy = {"times": 1}
+
+    def answer_busy_once(route):
+        server = route.connect_to_server()
+
+        def from_page(message):
+            sent = json.loads(message)
+            if sent.get("type") == "open_link" and busy["times"]:
+                busy["times"] -= 1
+                route.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "code": "busy",
+                            "ref": sent["ref"],
+                            "field": "link",
+                            "message": "the server is busy with other heavy work just "
+                            "now; nothing changed, try again in a few seconds",
+                        }
+                    )
+                )
+                return
+            server.send(message)
+
+        route.on_message(from_page)
+
+    page.route_web_socket("**/ws/labs/**", answer_busy_once)
+    page.goto(f"{live_server_url}/labs/hash-placement/#link={link}")
+    notice = page.locator("#link-notice")
+    expect(notice).to_contain_text(
+        "This link was not opened: The server is busy with other heavy work just now; "
+        "nothing changed, try again in a few seconds. Here is the lab fresh meanwhile."
+    )
+    expect(notice).to_be_in_viewport()
+    at(page, 0, 0)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    again = notice.get_by_role("button", name="Try the link again")
+    again.focus()
+    page.keyboard.press("Enter")  # a reload: the link is still the page's address
+    at(page, 650, 700)
+    expect(notice).to_be_hidden()
+    assert page.console_errors == []
+    page.context.close()

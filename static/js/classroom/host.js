@@ -1,11 +1,12 @@
 /**
  * The host's class panel: who drives (the host, everyone, or one student), who is
- * watching (names as text), the links (join link; host link with a warning), and the
- * form that asks the class a question.
+ * watching (names as text, each student removable: classroom/people.js), the links
+ * (join link; host link with a warning), and the form that asks the class a question.
  */
 
-import { fmt, num, t, tn } from "../i18n.js";
+import { fmt, t } from "../i18n.js";
 import { copyButton, el } from "./dom.js";
+import { createPeopleList } from "./people.js";
 
 const MIN_CHOICES = 2;
 const MAX_CHOICES = 8;
@@ -14,6 +15,7 @@ const MAX_CHOICES = 8;
 export function createHostPanel(container, send) {
   const refs = new Map(); // ref → the part whose error it is
   let members = [];
+  const gone = new Set(); // members the host removed: the server refuses them for good
   let control = { mode: "host", driver: null, driver_name: null };
   let links = { join: "", host: "" };
 
@@ -63,8 +65,7 @@ export function createHostPanel(container, send) {
   }
 
   // -- people -------------------------------------------------------------------------
-  const peopleTitle = el("h3", { attrs: { id: "class-people-title" } });
-  const peopleList = el("ul", { className: "people", attrs: { "aria-labelledby": "class-people-title" } });
+  const people = createPeopleList(send);
 
   // -- links ---------------------------------------------------------------------------
   const joinText = el("code", { className: "link-text" });
@@ -179,7 +180,7 @@ export function createHostPanel(container, send) {
       { className: "class-panel-grid" },
       el("div", { className: "class-card" }, modeField),
       el("div", { className: "class-card" }, askForm),
-      el("div", { className: "class-card" }, peopleTitle, peopleList),
+      el("div", { className: "class-card" }, people.element),
       el("div", { className: "class-card" }, linksBox),
     ),
   );
@@ -198,19 +199,10 @@ export function createHostPanel(container, send) {
   }
 
   function renderPeople() {
-    const count = members.length;
-    peopleTitle.textContent = fmt(tn("%(n)s person here", "%(n)s people here", count), { n: num(count) });
-    peopleList.replaceChildren(
-      ...members.map((m) => {
-        const item = el("li", {}, el("span", { className: "person-name", text: m.name }));
-        if (m.role === "host") item.append(el("span", { className: "tag", text: t("host") }));
-        if (control.mode === "student" && control.driver === m.id) {
-          item.append(el("span", { className: "tag is-driving", text: t("driving") }));
-        }
-        return item;
-      }),
-    );
+    people.update(members, control.mode === "student" ? control.driver : null);
   }
+
+  const present = (list) => list.filter((m) => !gone.has(m.id));
 
   return {
     /** The class as `role.class` or a host's `hello.class` describes it. */
@@ -220,7 +212,7 @@ export function createHostPanel(container, send) {
       hostField.value = "";
       hostField.hidden = true;
       if (info.control) control = info.control;
-      if (info.members) members = info.members;
+      if (info.members) members = present(info.members);
       reflect();
       renderPeople();
     },
@@ -230,7 +222,15 @@ export function createHostPanel(container, send) {
       renderPeople();
     },
     setMembers(list) {
-      members = list;
+      members = present(list);
+      reflect();
+      renderPeople();
+    },
+    /** The server removed a member at our request (`removed`): off the list at once. */
+    removed(message) {
+      gone.add(message.member);
+      people.removed(message);
+      members = present(members);
       reflect();
       renderPeople();
     },
@@ -240,6 +240,7 @@ export function createHostPanel(container, send) {
       choicesArea.value = "";
     },
     showError(problem) {
+      if (people.showError(problem)) return true;
       const line = refs.get(problem.ref);
       if (!line) return false;
       refs.delete(problem.ref);

@@ -51,9 +51,10 @@ export function createQuestionCard(container, send) {
   }
 
   function statusText() {
-    const answered = question.answered ?? 0;
     if (question.revealed) {
-      return fmt(tn("%(n)s answer.", "%(n)s answers.", answered), { n: num(answered) });
+      // distinct people (one answer each), from the server; older servers sent only answered
+      const voters = question.voters ?? question.answered ?? 0;
+      return fmt(tn("%(n)s person answered.", "%(n)s people answered.", voters), { n: num(voters) });
     }
     if (role === "host") return "";
     if (mine === null) return t("Answer before the host runs it.");

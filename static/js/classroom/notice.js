@@ -1,0 +1,52 @@
+/**
+ * What the class bar says when the class is over for this page: the host removed this
+ * member, or the class hours ended (the socket is closed for good, the lab stays drawn as
+ * it was), or the class asked for had ended before the page came (the page holds a fresh
+ * lab of its own). Calm words, the server's own sentence, and the way on alone.
+ */
+
+import { sentence, t } from "../i18n.js";
+import { el } from "./dom.js";
+
+const TITLES = {
+  removed: () => t("You are no longer in this class"),
+  ended: () => t("The class is over"),
+};
+
+const DEFAULT_MESSAGES = {
+  removed: () => t("The host removed you from this class session."),
+  ended: () => t("This class session has ended."),
+  fresh: () => t("That class session has ended; this is a fresh lab of your own."),
+};
+
+const AFTER = {
+  removed: () => t("The lab below stays as the class left it; it no longer follows the class."),
+  ended: () => t("The lab below shows where the class ended; it no longer changes."),
+};
+
+/** Whether this kind of notice means the page has left the class (its socket closed). */
+export function leftTheClass(kind) {
+  return kind === "removed" || kind === "ended";
+}
+
+/**
+ * The notice's parts for the class bar, `[main, actions?]`: `kind` is "removed", "ended"
+ * or "fresh"; `message` the server's sentence; `slug` the lab, for the way on alone.
+ */
+export function classNotice({ kind, message, slug }) {
+  const said = message ? sentence(message) : DEFAULT_MESSAGES[kind]();
+  const main = el("div", {
+    className: "class-bar-main class-notice",
+    attrs: { role: "alert", "data-kind": kind },
+  });
+  if (TITLES[kind]) main.append(el("h2", { className: "class-notice-title", text: TITLES[kind]() }));
+  main.append(el("p", { className: "class-notice-text", text: said }));
+  if (AFTER[kind]) main.append(el("p", { className: "class-notice-after", text: AFTER[kind]() }));
+  if (!leftTheClass(kind)) return [main];
+  const alone = el("a", {
+    className: "button class-notice-go",
+    text: t("Open the lab on my own"),
+    attrs: { href: `/labs/${encodeURIComponent(slug)}/` },
+  });
+  return [main, el("div", { className: "class-bar-actions" }, alone)];
+}
