@@ -17,7 +17,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from playground import store
 from playground.i18n import translate_declaration
@@ -431,9 +431,12 @@ class LabConsumer(AsyncWebsocketConsumer):
         if made >= most:
             raise ProtocolError(
                 "too_many_branches",
-                gettext(
+                ngettext(
+                    "you have made %(most)s private branch of this class, the most "
+                    "one person may; go on in it, or follow the class",
                     "you have made %(most)s private branches of this class, the most "
-                    "one person may; go on in the last one, or follow the class"
+                    "one person may; go on in the last one, or follow the class",
+                    most,
                 )
                 % {"most": most},
             )
@@ -542,16 +545,9 @@ class LabConsumer(AsyncWebsocketConsumer):
                         "fork",
                     )
                 actions, cursor = list(left["actions"]), left["length"]
-        link = make_link(room.slug, room.seed, actions, cursor)
-        try:
-            await asyncio.to_thread(check_cost, room.slug, read_link(link)[2])
-        except LinkError as error:
-            raise ProtocolError(
-                "link_too_heavy",
-                gettext("this moment cannot be shared as a link: %(why)s")
-                % {"why": error.translated(gettext)},
-                "fork",
-            ) from None
+        link, trimmed = await asyncio.to_thread(
+            shareable_link, room.slug, room.seed, actions, cursor
+        )
         await self.send(
             text_data=encode(
                 {
@@ -560,6 +556,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                     "link": link,
                     "chars": len(link),
                     "fork": fork,
+                    "trimmed": trimmed,
                 }
             )
         )
@@ -670,6 +667,32 @@ HANDLERS = {
     "get_link": LabConsumer.on_get_link,
     "open_link": LabConsumer.on_open_link,
 }
+
+
+def shareable_link(
+    slug: str, seed: int, actions: list, cursor: int
+) -> tuple[str, bool]:
+    """The link of a branch at its cursor, and whether what lies after the cursor was
+    left out to keep it within what a link may cost (ProtocolError if even the moment
+    itself would cost more)."""
+    trimmed = False
+    for kept in (actions, actions[:cursor]):
+        link = make_link(slug, seed, kept, cursor)
+        try:
+            check_cost(slug, read_link(link)[2])
+            return link, trimmed
+        except LinkError as error:
+            refusal = error
+            trimmed = True
+    raise ProtocolError(
+        "link_too_heavy",
+        gettext(
+            "this moment would take about %(seconds)s s of work to open from a link; "
+            "a link may take at most %(most)s s, so it cannot be shared as one"
+        )
+        % refusal.params,
+        "fork",
+    )
 
 
 def _handler_name(message_type: str) -> str:

@@ -209,10 +209,16 @@ def check_cost(slug: str, steps: list) -> int:
                 "this link would take about %(seconds)s s of work to open; a link may "
                 "take at most %(most)s s (fewer steps, or fewer keys, fit)"
             ),
-            seconds=f"{units / 1e6:,.1f}",
-            most=f"{budget / 1e6:,.1f}",
+            seconds=seconds_of(units),
+            most=seconds_of(budget),
         )
     return units
+
+
+def seconds_of(units: int) -> str:
+    """Declared work as the seconds it takes, about (a unit is about a microsecond)."""
+    seconds = units / 1e6
+    return f"{seconds:,.1f}" if seconds >= 1 else f"{seconds:.2f}"
 
 
 def replay_link(

@@ -428,4 +428,36 @@ async def test_a_moment_too_heavy_to_open_is_not_handed_out_as_a_link(settings):
         "link_too_heavy",
         "l",
     )
-    assert "cannot be shared as a link" in refused["message"]
+    assert "cannot be shared" in refused["message"]
+
+
+async def test_what_lies_after_the_cursor_is_left_out_when_only_the_moment_fits(
+    settings,
+):
+    # a fresh lab declares 35,500 units, each shard added 11,500: the whole branch
+    # (two shards) is too heavy, the moment before them is not
+    settings.PLAYGROUND_LINK_BUDGET_UNITS = 40_000
+    communicator = WebsocketCommunicator(
+        application, "/ws/labs/hash-placement/", headers=ORIGIN
+    )
+    await communicator.connect()
+
+    async def answer(kind):
+        while True:
+            message = json.loads(await communicator.receive_from(timeout=5))
+            if message["type"] in (kind, "error"):
+                return message
+
+    await answer("hello")
+    for step in (
+        {"action": "add_shard", "args": {}},
+        {"action": "add_shard", "args": {}},
+        {"action": "seek", "args": {"to": 0}},
+    ):
+        await communicator.send_json_to({"type": "action", **step})
+        await answer("frame")
+    await communicator.send_json_to({"type": "get_link", "ref": "l"})
+    link = await answer("link")
+    await communicator.disconnect()
+    assert link["trimmed"] is True
+    assert read_link(link["link"]) == ("hash-placement", 0, [], 0)
