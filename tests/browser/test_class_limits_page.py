@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from playground.links import make_link
+from playground.links import link_cost, make_link, read_link, seconds_of
 from playground.liveserver import migrate, server_env, start_daphne, watch_errors
 from playground.store import Entry
 
@@ -268,6 +268,7 @@ def test_the_removed_student_goes_on_alone(lesson):
 
 def test_a_link_too_heavy_to_open_says_why_on_the_first_view(browser, live_server_url):
     link = make_link("hash-placement", 0, [MILLION] * 30, 30)
+    seconds = seconds_of(link_cost("hash-placement", read_link(link)[2]))
     for viewport in (PHONE, WIDE):
         context = browser.new_context(viewport=viewport)
         page = watch_errors(context.new_page())
@@ -275,7 +276,7 @@ def test_a_link_too_heavy_to_open_says_why_on_the_first_view(browser, live_serve
         page.goto(f"{live_server_url}/labs/hash-placement/#link={link}")
         notice = page.locator("#link-notice")
         expect(notice).to_contain_text("This link could not be opened: This link")
-        expect(notice).to_contain_text("would take about 82.6 s of work to open")
+        expect(notice).to_contain_text(f"would take about {seconds} s of work to open")
         expect(notice).to_contain_text("Here is the lab fresh.")
         expect(notice).to_be_in_viewport()
         expect(shards(page)).to_have_count(4)
@@ -324,10 +325,10 @@ def test_copy_link_says_when_a_moment_is_too_heavy_to_share(browser, small_serve
     add_shard(page)
     expect(shards(page)).to_have_count(5)
     page.locator(".share-copy").click()
-    # the server's sentence, instead of a link (its seconds round to 0.0 with this
-    # test's tiny budget)
+    # the server's sentence, instead of a link
     expect(share_status).to_contain_text(
-        "This moment cannot be shared as a link: this link would take about"
+        "This moment would take about 0.05 s of work to open from a link; a link may "
+        "take at most 0.04 s, so it cannot be shared as one"
     )
     assert not share_status.inner_text().startswith("No link")
     expect(share_status).to_have_attribute("data-state", "error")
@@ -335,7 +336,7 @@ def test_copy_link_says_when_a_moment_is_too_heavy_to_share(browser, small_serve
     # the Embed dialog says the same instead of a snippet
     page.get_by_role("button", name="Embed").click()
     note = page.locator(".embed-dialog .embed-note")
-    expect(note).to_contain_text("This moment cannot be shared as a link:")
+    expect(note).to_contain_text("so it cannot be shared as one")
     expect(page.locator(".embed-dialog .embed-code")).to_have_value("")
     expect(page.locator(".embed-dialog .embed-copy")).to_be_disabled()
     page.keyboard.press("Escape")
@@ -357,8 +358,8 @@ def test_a_refused_branch_is_said_beside_the_button(browser, small_server):
         fay.keyboard.press("Enter")
         why = fay.locator(".class-bar-actions .branch-error")
         expect(why).to_have_text(
-            "You have made 1 private branches of this class, the most one person "
-            "may; go on in the last one, or follow the class."
+            "You have made 1 private branch of this class, the most one person "
+            "may; go on in it, or follow the class."
         )
         expect(why).to_have_attribute("role", "alert")
         expect(explore).to_be_focused()  # the bar was drawn again around it
