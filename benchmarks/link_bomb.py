@@ -26,11 +26,12 @@ from pathlib import Path
 
 from benchmarks.fanout import TargetRow
 from benchmarks.fanout_servers import load_average, server_env
+from benchmarks.flood import bystanders
 from benchmarks.timing import render
 from playground.flooder import Memory
 from playground.history import Entry
 from playground.links import make_link
-from playground.liveserver import ROOT, LiveSocket, migrate, round_trip, start_daphne
+from playground.liveserver import ROOT, LiveSocket, migrate, start_daphne
 
 ATTACKERS = 8
 HANG_UP_S = 0.3
@@ -40,8 +41,6 @@ HEAVY = [
     ("add_shard", {}),
 ]
 BOUND_S = 1.0
-EVERY_S = 2.0  # a newcomer this often
-GIVE_UP_S = 30.0  # a newcomer waiting this long is counted as waiting this long
 
 
 @dataclass
@@ -62,24 +61,6 @@ class Bomb:
 
     def median(self, waits) -> float:
         return statistics.median(max(w) for w in waits) if waits else float("nan")
-
-
-async def bystanders(server, stop: asyncio.Event) -> list[tuple[float, float]]:
-    """A newcomer's round trip every 2 s from 2 s in, until `stop`."""
-    waits = []
-    started = time.monotonic()
-    while True:
-        due = started + EVERY_S * (len(waits) + 1)
-        try:
-            await asyncio.wait_for(stop.wait(), max(0.0, due - time.monotonic()))
-            return waits
-        except TimeoutError:
-            pass
-        try:
-            async with asyncio.timeout(GIVE_UP_S):
-                waits.append(await round_trip(server))
-        except TimeoutError:
-            waits.append((GIVE_UP_S, GIVE_UP_S))
 
 
 def heavy_link() -> str:

@@ -175,10 +175,6 @@ class History:
         self.costs.scale = self._scales[self.cursor]
         return self.costs.start()
 
-    def work(self) -> int:
-        """The declared work of replaying the whole branch from a fresh lab."""
-        return self.costs.start() + self._work[-1]
-
     def _seek(self, to: int) -> list[dict]:
         before = self.cursor
         if to != before:
