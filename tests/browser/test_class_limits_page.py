@@ -298,7 +298,7 @@ def small_server(tmp_path_factory):
     var = tmp_path_factory.mktemp("small")
     env = server_env(
         var,
-        PLAYGROUND_LINK_BUDGET_UNITS="40000",
+        PLAYGROUND_LINK_BUDGET_UNITS="44000",
         PLAYGROUND_ROOM_IDLE_SECONDS="1",
         PLAYGROUND_BRANCHES_PER_MEMBER="1",
     )

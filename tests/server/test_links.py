@@ -434,9 +434,9 @@ async def test_a_moment_too_heavy_to_open_is_not_handed_out_as_a_link(settings):
 async def test_what_lies_after_the_cursor_is_left_out_when_only_the_moment_fits(
     settings,
 ):
-    # a fresh lab declares 35,500 units, each shard added 11,500: the whole branch
+    # a fresh lab declares 40,500 units, each shard added 11,500: the whole branch
     # (two shards) is too heavy, the moment before them is not
-    settings.PLAYGROUND_LINK_BUDGET_UNITS = 40_000
+    settings.PLAYGROUND_LINK_BUDGET_UNITS = 44_000
     communicator = WebsocketCommunicator(
         application, "/ws/labs/hash-placement/", headers=ORIGIN
     )
