@@ -24,6 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from websockets.exceptions import WebSocketException
+
 from benchmarks.fanout import TargetRow
 from benchmarks.fanout_servers import load_average, server_env
 from benchmarks.flood import bystanders
@@ -52,6 +54,7 @@ class Bomb:
     quiet: list[tuple[float, float]] = field(default_factory=list)
     attacked: list[tuple[float, float]] = field(default_factory=list)
     opened: int = 0  # attacking sockets opened
+    refused: int = 0  # attacking sockets the server did not even accept in 10 s
     idle_mb: float = 0.0
     peak_mb: float = 0.0
     after_mb: float = 0.0
@@ -73,7 +76,11 @@ async def attack(
 ) -> None:
     """Open the heavy link and hang up, again and again, until `stop`."""
     while not stop.is_set():
-        socket = await LiveSocket.open(server, "hash-placement", source, link=link)
+        try:
+            socket = await LiveSocket.open(server, "hash-placement", source, link=link)
+        except (OSError, TimeoutError, WebSocketException):
+            bomb.refused += 1  # a server too busy even to shake hands (before)
+            continue
         bomb.opened += 1
         await asyncio.sleep(HANG_UP_S)
         await socket.close()
@@ -119,7 +126,8 @@ def describe(bomb: Bomb) -> str:
         f"{1000 * bomb.median(quiet):.0f} ms, worst {1000 * bomb.worst(quiet):.0f} ms; "
         f"under attack median {1000 * bomb.median(attacked):.0f} ms, worst "
         f"{1000 * bomb.worst(attacked):.0f} ms ({len(attacked)} newcomers); "
-        f"{bomb.opened} heavy links opened and dropped; RSS {bomb.idle_mb:.0f} idle → "
+        f"{bomb.opened} heavy links opened and dropped ({bomb.refused} not "
+        f"accepted); RSS {bomb.idle_mb:.0f} idle → "
         f"peak {bomb.peak_mb:.0f} → {bomb.after_mb:.0f} MB 5 s after"
     )
 
