@@ -8,11 +8,12 @@ the stored log back, and kill -9 the process that ticks a clocked room's clock.
 
 import asyncio
 import contextlib
+import json
 import time
 
 from websockets.exceptions import ConnectionClosed
 
-from playground.liveserver import LiveSocket
+from playground.liveserver import LiveSocket, start_daphne
 from simulators.labs import LABS
 
 HASH = "hash-placement"
@@ -254,3 +255,49 @@ async def test_a_class_spread_over_two_processes_behaves_as_one(pair):
     }
     for socket in (owner, host, ana, second, late):
         await socket.close()
+
+
+async def test_limits_count_across_processes_and_a_removal_reaches_every_one(
+    cluster_env,
+):
+    """An address's allowance is shared by every process (counted in Redis), and a
+    member the host removes on one process is sent away from the other."""
+    var_dir, env = cluster_env
+    env = {**env, "PLAYGROUND_ROOMS_PER_ADDRESS": "5/minute"}
+    a = start_daphne(var_dir, env, name="la")
+    b = start_daphne(var_dir, env, name="lb")
+    source = "127.0.3.1"  # an address no other test of this session uses
+    try:
+        owner = await LiveSocket.open(a, HASH, source)
+        await owner.next("hello")
+        await owner.send(type="start_class")  # the second room of the five
+        started = await owner.next("class_started")
+        firsts = []
+        for server in (b, a, b, a):
+            socket = await LiveSocket.open(server, HASH, source)
+            firsts.append(json.loads(await socket.ws.recv())["type"])
+            await socket.close()
+        assert firsts == ["hello", "hello", "hello", "error"]
+
+        room = started["room"]
+        host = await LiveSocket.open(a, HASH, room=room, name="Teacher")
+        await host.next("hello")
+        await host.send(type="claim_host", secret=started["secret"])
+        await host.next("role")
+        token = "removed-student-0123"
+        ana = await LiveSocket.open(b, HASH, room=room, name="Ana", client=token)
+        ana_id = (await ana.next("hello"))["member"]
+        await host.send(type="remove_member", ref="r", member=ana_id)
+        await host.next("removed")
+        refusal = await ana.next("error")
+        assert refusal["code"] == "removed"
+        with contextlib.suppress(ConnectionClosed):
+            await ana.next("never", timeout=5)
+        assert ana.ws.close_code == 4403
+        again = await LiveSocket.open(a, HASH, room=room, client=token)
+        assert (await again.next("error"))["code"] == "removed"
+        for socket in (owner, host, again):
+            await socket.close()
+    finally:
+        a.kill()
+        b.kill()
