@@ -6,12 +6,7 @@ that keeps guessing a host secret is closed).
 """
 
 import asyncio
-import hashlib
-import json
 import logging
-import re
-import secrets
-import unicodedata
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -21,25 +16,40 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from playground import store
 from playground.i18n import translate_declaration
-from playground.links import LinkError, check_cost, make_link, read_link, replay_link
+from playground.links import (
+    LinkError,
+    check_cost,
+    read_link,
+    replay_link,
+    shareable_link,
+)
 from playground.models import RoomRecord
+from playground.protocol import (
+    ProtocolError,
+    client_address,
+    decode,
+    display_name,
+    first,
+    member_id_of,
+    only,
+    plausible_member,
+    ref_of,
+    seed_of,
+    short_text,
+    whole_number,
+)
 from playground.rooms import Room, encode, registry
 from playground.rooms.work import work
 from playground.store import secret_matches
 from simulators.engine.declaration import ActionError
-from simulators.engine.rng import SEED_MAX
 from simulators.labs import LABS
 
-MAX_REF_LENGTH = 32
-MAX_NAME_LENGTH = 40
 MAX_QUESTION_LENGTH = 300
 MAX_CHOICES = 8
 MAX_CHOICE_LENGTH = 80
 MAX_SECRET_TRIES = 5
 MAX_CLASSES_PER_SOCKET = 5
 EARLY_MESSAGES = 16  # kept for a socket whose room is still being opened
-MAX_DEPTH = 8  # objects and lists inside a message; every message needs at most 3
-SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 ACTION_FIELDS = {"type", "ref", "action", "args"}
 CLOSE_UNKNOWN_LAB = 4404
 CLOSE_BAD_REQUEST = 4400
@@ -47,16 +57,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 4503  # the server could not open the room now; reconnect later
 log = logging.getLogger(__name__)
 MODES = (RoomRecord.HOST_DRIVES, RoomRecord.EVERYONE_DRIVES, RoomRecord.STUDENT_DRIVES)
-
-
-class ProtocolError(Exception):
-    """A message the protocol refuses (before any lab sees it)."""
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
 
 
 class LabConsumer(AsyncWebsocketConsumer):
@@ -96,7 +96,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         for: `disconnect` cancels `opening`.
         """
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.member_id = _member_id(_first(query, "client"))
+        self.member_id = member_id_of(first(query, "client"))
         self.address = client_address(self.scope)
         self.secret_tries = 0
         self.classes_started = 0
@@ -114,8 +114,8 @@ class LabConsumer(AsyncWebsocketConsumer):
             )
             return
         try:
-            seed = _seed(_first(query, "seed"))
-            self.name = _display_name(_first(query, "name"))
+            seed = seed_of(first(query, "seed"))
+            self.name = display_name(first(query, "name"))
         except ProtocolError as error:
             await self.refuse(error.code, error.message, CLOSE_BAD_REQUEST)
             return
@@ -148,7 +148,7 @@ class LabConsumer(AsyncWebsocketConsumer):
     async def enter_first_room(self, query: dict, lab_class, seed: int) -> None:
         """Join a new private room, a stored one, or resume one after a reconnect."""
         slug = lab_class.slug
-        wanted = _first(query, "room") or ""
+        wanted = first(query, "room") or ""
         room = await registry.load(wanted, self.address) if wanted else None
         if room is not None and room.slug != slug:
             room = None
@@ -168,7 +168,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                     "this is a fresh lab of your own"
                 ),
             )
-        link = _first(query, "link")
+        link = first(query, "link")
         if room is None and link is not None:
             room = await self.room_from_link(link, slug)
         if room is None:
@@ -191,7 +191,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                 CLOSE_FORBIDDEN,
             )
             return
-        if room.id == wanted and await self.resume(room, _first(query, "since")):
+        if room.id == wanted and await self.resume(room, first(query, "since")):
             return
         await self.enter(room)
 
@@ -215,7 +215,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         Only a private room's owner resumes by frames: a class member gets a hello,
         since it carries their role and the class's state.
         """
-        since = _whole_number(since_text)
+        since = whole_number(since_text)
         if room.is_class or since is None:
             return False
         async with room.lock:
@@ -273,8 +273,8 @@ class LabConsumer(AsyncWebsocketConsumer):
         """Decode one client message and dispatch it by type."""
         ref = None
         try:
-            message = _decode(text_data, bytes_data)
-            ref = _ref(message)
+            message = decode(text_data, bytes_data)
+            ref = ref_of(message)
             kind = message.get("type")
             handler = HANDLERS.get(kind) if isinstance(kind, str) else None
             if handler is None:
@@ -308,7 +308,7 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_action(self, message: dict, ref: str | None) -> None:
         """Hand a well-formed action to the room."""
-        _only(message, ACTION_FIELDS)
+        only(message, ACTION_FIELDS)
         name = message.get("action")
         if not isinstance(name, str):
             raise ProtocolError(
@@ -327,7 +327,7 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_claim_host(self, message: dict, ref: str | None) -> None:
         """Become the class's host by showing its secret."""
-        _only(message, {"type", "ref", "secret"})
+        only(message, {"type", "ref", "secret"})
         room = self.room
         if not room.is_class:
             raise ProtocolError(
@@ -365,7 +365,7 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_control(self, message: dict, ref: str | None) -> None:
         """The host chooses who drives: the host, everyone, or one student."""
-        _only(message, {"type", "ref", "mode", "driver"})
+        only(message, {"type", "ref", "mode", "driver"})
         self.must_host()
         mode = message.get("mode")
         if mode not in MODES:
@@ -381,7 +381,7 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_start_class(self, message: dict, ref: str | None) -> None:
         """Start a class from this room's current moment; the host's links come back."""
-        _only(message, {"type", "ref"})
+        only(message, {"type", "ref"})
         if self.classes_started >= MAX_CLASSES_PER_SOCKET:
             raise ProtocolError(
                 "too_many_classes",
@@ -419,7 +419,7 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_branch(self, message: dict, ref: str | None) -> None:
         """A private copy of the class's current moment, for this member alone."""
-        _only(message, {"type", "ref"})
+        only(message, {"type", "ref"})
         room = self.room
         if not room.is_class:
             raise ProtocolError(
@@ -464,9 +464,9 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_ask(self, message: dict, ref: str | None) -> None:
         """The host asks the class to predict: choices, or a number."""
-        _only(message, {"type", "ref", "text", "choices"})
+        only(message, {"type", "ref", "text", "choices"})
         self.must_host()
-        text = _text(message.get("text"), MAX_QUESTION_LENGTH, "text")
+        text = short_text(message.get("text"), MAX_QUESTION_LENGTH, "text")
         choices = message.get("choices")
         if choices is None:
             kind, choices = "number", []
@@ -478,16 +478,16 @@ class LabConsumer(AsyncWebsocketConsumer):
                     % {"most": MAX_CHOICES},
                     "choices",
                 )
-            choices = [_text(c, MAX_CHOICE_LENGTH, "choices") for c in choices]
+            choices = [short_text(c, MAX_CHOICE_LENGTH, "choices") for c in choices]
             kind = "choice"
         await self.room.classroom.ask(text, kind, choices)
 
     async def on_remove_member(self, message: dict, ref: str | None) -> None:
         """The host removes a member: their answers go and they cannot come back."""
-        _only(message, {"type", "ref", "member"})
+        only(message, {"type", "ref", "member"})
         self.must_host()
         member = message.get("member")
-        if not isinstance(member, str) or not _plausible_member(member):
+        if not isinstance(member, str) or not plausible_member(member):
             raise ProtocolError(
                 "bad_member", gettext("member must be a member's id"), "member"
             )
@@ -501,7 +501,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         )
 
     async def on_answer(self, message: dict, ref: str | None) -> None:
-        _only(message, {"type", "ref", "question", "value"})
+        only(message, {"type", "ref", "question", "value"})
         number = message.get("question")
         if not isinstance(number, int) or isinstance(number, bool):
             raise ProtocolError(
@@ -515,7 +515,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         )
 
     async def on_reveal(self, message: dict, ref: str | None) -> None:
-        _only(message, {"type", "ref", "question"})
+        only(message, {"type", "ref", "question"})
         self.must_host()
         number = message.get("question")
         if not isinstance(number, int) or isinstance(number, bool):
@@ -526,7 +526,7 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     async def on_get_link(self, message: dict, ref: str | None) -> None:
         """The link of this room's history, or of an earlier branch (by its id)."""
-        _only(message, {"type", "ref", "fork"})
+        only(message, {"type", "ref", "fork"})
         room = self.room
         fork = message.get("fork")
         async with room.lock:
@@ -595,7 +595,7 @@ class LabConsumer(AsyncWebsocketConsumer):
     async def on_open_link(self, message: dict, ref: str | None) -> None:
         """Leave this room for a new private one rebuilt from a link (in the
         background: the socket may go away meanwhile, cancelling the replay)."""
-        _only(message, {"type", "ref", "link"})
+        only(message, {"type", "ref", "link"})
         if self.opening is not None:
             raise ProtocolError(
                 "busy_opening",
@@ -669,219 +669,8 @@ HANDLERS = {
 }
 
 
-def shareable_link(
-    slug: str, seed: int, actions: list, cursor: int
-) -> tuple[str, bool]:
-    """The link of a branch at its cursor, and whether what lies after the cursor was
-    left out to keep it within what a link may cost (ProtocolError if even the moment
-    itself would cost more)."""
-    trimmed = False
-    for kept in (actions, actions[:cursor]):
-        link = make_link(slug, seed, kept, cursor)
-        try:
-            check_cost(slug, read_link(link)[2])
-            return link, trimmed
-        except LinkError as error:
-            refusal = error
-            trimmed = True
-    raise ProtocolError(
-        "link_too_heavy",
-        gettext(
-            "this moment would take about %(seconds)s s of work to open from a link; "
-            "a link may take at most %(most)s s, so it cannot be shared as one"
-        )
-        % refusal.params,
-        "fork",
-    )
-
-
 def _handler_name(message_type: str) -> str:
     name = message_type.replace(".", "_")
     if name.startswith("_"):
         raise ValueError("handler names may not start with an underscore")
     return name
-
-
-def _only(message: dict, fields: set) -> None:
-    extra = sorted(k for k in message if k not in fields)
-    if extra:
-        raise ProtocolError(
-            "unknown_field",
-            gettext("a %(kind)s message has no field %(field)r")
-            % {"kind": message.get("type"), "field": extra[0]},
-        )
-
-
-def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
-    if text_data is None:
-        raise ProtocolError(
-            "not_text", gettext("send JSON as a text frame, not binary")
-        )
-    limit = settings.PLAYGROUND_MAX_MESSAGE_BYTES
-    if len(text_data) > limit or len(text_data.encode("utf-8", "replace")) > limit:
-        raise ProtocolError(
-            "too_large",
-            gettext("a message may be at most %(size)s KiB") % {"size": limit // 1024},
-        )
-    try:
-        message = json.loads(text_data)
-    except RecursionError:
-        raise _too_deep() from None
-    except ValueError:  # not JSON, or a number of more than 4,300 digits
-        raise ProtocolError(
-            "bad_json", gettext("the message is not valid JSON")
-        ) from None
-    if not isinstance(message, dict):
-        raise ProtocolError("not_an_object", gettext("a message must be a JSON object"))
-    if (
-        "\\u0000" in text_data
-        or SURROGATE_ESCAPE.search(text_data)
-        or text_data.count("[") + text_data.count("{") > MAX_DEPTH
-    ):
-        _check_tree(message)  # only then can it fail: most messages skip the walk
-    return message
-
-
-def _check_tree(value, depth: int = 0) -> None:
-    """Refuse what no message needs and what the database cannot store: nesting
-    deeper than `MAX_DEPTH`, U+0000 and broken characters in any text (keys too)."""
-    if depth > MAX_DEPTH:
-        raise _too_deep()
-    if isinstance(value, str):
-        if "\x00" in value or not _encodable(value):
-            raise ProtocolError(
-                "bad_text",
-                gettext("text in a message may not hold U+0000 or broken characters"),
-            )
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_tree(key, depth + 1)
-            _check_tree(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            _check_tree(item, depth + 1)
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate ("\ud800") arrives through JSON
-        return False
-    return True
-
-
-def _too_deep() -> ProtocolError:
-    return ProtocolError(
-        "too_deep",
-        gettext("a message may nest objects and lists at most %(most)s deep")
-        % {"most": MAX_DEPTH},
-    )
-
-
-def _ref(message: dict) -> str | None:
-    ref = message.get("ref")
-    if ref is None:
-        return None
-    if not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH or not ref.isprintable():
-        raise ProtocolError(
-            "bad_ref",
-            gettext("'ref' must be text of at most %(size)s characters")
-            % {"size": MAX_REF_LENGTH},
-        )
-    return ref
-
-
-def _text(value, most: int, field: str) -> str:
-    """Short printable text (a question, a choice): trimmed, never empty."""
-    if not isinstance(value, str):
-        raise ProtocolError(
-            "bad_text", gettext("%(field)s must be text") % {"field": field}, field
-        )
-    value = unicodedata.normalize("NFC", value).strip()
-    if not value or len(value) > most or not value.isprintable():
-        raise ProtocolError(
-            "bad_text",
-            gettext("%(field)s must be 1 to %(most)s printable characters")
-            % {"field": field, "most": most},
-            field,
-        )
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise ProtocolError(
-            "bad_text", gettext("%(field)s has a broken character") % {"field": field}
-        )
-    return value
-
-
-def _display_name(text: str | None) -> str:
-    """A display name from the address: short printable text, shown as text only."""
-    if text is None or not text.strip():
-        return ""
-    try:
-        return _text(text, MAX_NAME_LENGTH, "name")
-    except ProtocolError:
-        raise ProtocolError(
-            "bad_name",
-            gettext("a display name is 1 to %(most)s printable characters")
-            % {"most": MAX_NAME_LENGTH},
-            "name",
-        ) from None
-
-
-def _member_id(client: str | None) -> str:
-    """A member's id: stable across reconnects when the page sends its `client` token.
-
-    The token is a random string the page keeps for the tab; the id is a hash of it, so
-    the ids the host sees never reveal a token. Without one, a fresh random id.
-    """
-    if (
-        isinstance(client, str)
-        and 16 <= len(client) <= 64
-        and all(c.isascii() and (c.isalnum() or c in "-_") for c in client)
-    ):
-        return "m-" + hashlib.sha256(client.encode("ascii")).hexdigest()[:12]
-    return f"m-{secrets.token_hex(6)}"
-
-
-def client_address(scope: dict) -> str:
-    """The client's network address, which the per-address limits count by.
-
-    Behind a proxy, run daphne with --proxy-headers so this is the client's own
-    address (from X-Forwarded-For), not the proxy's.
-    """
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
-
-
-def _plausible_member(member_id: str) -> bool:
-    """The shape of the ids `_member_id` gives ("m-" and 12 hex digits)."""
-    return (
-        len(member_id) == 14
-        and member_id.startswith("m-")
-        and all(c in "0123456789abcdef" for c in member_id[2:])
-    )
-
-
-def _first(query: dict, name: str) -> str | None:
-    values = query.get(name)
-    return values[0] if values else None
-
-
-def _whole_number(text: str | None, most_digits: int = 18) -> int | None:
-    """A whole number written in ASCII digits, or None ("²" and "٧" are digits to
-    Python, and `int` refuses more than 4,300 of them)."""
-    if text is None or not text.isascii() or not text.isdigit():
-        return None
-    return int(text) if len(text) <= most_digits else None
-
-
-def _seed(text: str | None) -> int:
-    if text is None:
-        return 0
-    seed = _whole_number(text)
-    if seed is None or seed > SEED_MAX:
-        raise ProtocolError(
-            "bad_seed",
-            gettext("seed must be a whole number from 0 to %(maximum)s")
-            % {"maximum": f"{SEED_MAX:,}"},
-        )
-    return seed

@@ -259,3 +259,30 @@ def _bad_step(number: int, error: ActionError) -> LinkError:
         number=number,
         why=error.message,
     )
+
+
+def shareable_link(
+    slug: str, seed: int, actions: list, cursor: int
+) -> tuple[str, bool]:
+    """The link of a branch at its cursor, and whether what lies after the cursor was
+    left out to keep it within what a link may cost.
+
+    LinkError `link_too_heavy` when even the moment itself would cost more.
+    """
+    trimmed = False
+    for kept in (actions, actions[:cursor]):
+        link = make_link(slug, seed, kept, cursor)
+        try:
+            check_cost(slug, read_link(link)[2])
+            return link, trimmed
+        except LinkError as error:
+            refusal = error
+            trimmed = True
+    raise LinkError(
+        "link_too_heavy",
+        gettext_noop(
+            "this moment would take about %(seconds)s s of work to open from a link; "
+            "a link may take at most %(most)s s, so it cannot be shared as one"
+        ),
+        **refusal.params,
+    )
