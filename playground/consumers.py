@@ -392,16 +392,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError(
                 "not_host", gettext("only the host can start a class from here")
             )
-        await registry.allow_room(self.address)
-        entries, history = await self.copy_of(room)
-        new, secret = await registry.create(
-            room.lab_class,
-            room.seed,
-            kind=RoomRecord.CLASS,
-            parent=room.id,
-            entries=entries,
-            history=history,
-        )
+        new, secret = await self.copy_room(room, kind=RoomRecord.CLASS)
         self.classes_started += 1
         await self.send(
             text_data=encode(
@@ -440,16 +431,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                 )
                 % {"most": most},
             )
-        await registry.allow_room(self.address)
-        entries, history = await self.copy_of(room)
-        new, _ = await registry.create(
-            room.lab_class,
-            room.seed,
-            parent=room.id,
-            creator=self.member_id,
-            entries=entries,
-            history=history,
-        )
+        new, _ = await self.copy_room(room, creator=self.member_id)
         await self.send(
             text_data=encode(
                 {
@@ -618,16 +600,26 @@ class LabConsumer(AsyncWebsocketConsumer):
 
     # -- helpers --------------------------------------------------------------------
 
-    async def copy_of(self, room: Room) -> tuple[list, object]:
-        """The room's log and a copy of its history, for a new room to start from.
+    async def copy_room(self, room: Room, **record) -> tuple[Room, str]:
+        """A new stored room from `room`'s current moment (a class, or a branch),
+        counted against this socket's address; returns it and its host secret.
 
-        Copying costs about what making the lab costs (its state is pickled), so a
-        big lab is copied in the heavy lane.
+        Copying the history costs about what making the lab costs (its state is
+        pickled), so a big lab is copied in the heavy lane.
         """
+        await registry.allow_room(self.address)
         async with room.lock:
             units = room.history.state_cost()
             history = await work.act(self.address, units, room.history.copy)
-            return list(room.log), history
+            entries = list(room.log)
+        return await registry.create(
+            room.lab_class,
+            room.seed,
+            parent=room.id,
+            entries=entries,
+            history=history,
+            **record,
+        )
 
     def must_host(self) -> None:
         """Refuse what only the host of a class that is still on may do."""
