@@ -564,8 +564,8 @@ class LabConsumer(AsyncWebsocketConsumer):
         found, seed, steps, cursor = read_link(link)
         if found != slug:
             raise LinkError("wrong_lab", gettext_noop("this link is for another lab"))
+        await registry.allow_room(self.address)  # before any work, even counting
         units = await asyncio.to_thread(check_cost, found, steps)
-        await registry.allow_room(self.address)
         entries, history = await work.replay(
             self.address, units, replay_link, found, seed, steps, cursor
         )

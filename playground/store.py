@@ -258,14 +258,15 @@ def add_member(room_id: str, member: str, name: str) -> None:
     )
 
 
-def remove_member(room_id: str, member: str) -> dict[int, int]:
+def remove_member(room_id: str, member: str) -> dict[int, int] | None:
     """Mark a member removed and delete their answers; the answer count of each
-    question they had answered, after."""
+    question they had answered, after (None: nobody by that id joined the class)."""
     fresh()
     with transaction.atomic():
-        Member.objects.update_or_create(
-            room_id=room_id, member=member, defaults={"removed": True}
-        )
+        if not Member.objects.filter(room_id=room_id, member=member).update(
+            removed=True
+        ):
+            return None
         answered = list(
             Answer.objects.filter(question__room_id=room_id, member=member).values_list(
                 "question__number", flat=True

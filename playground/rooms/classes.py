@@ -149,6 +149,12 @@ class Classroom:
         """The host removes a member: their answers go, their sockets close, and
         their id cannot join again."""
         counts = await asyncio.to_thread(store.remove_member, self.room.id, member_id)
+        if counts is None:
+            raise ActionError(
+                "no_such_member",
+                gettext_noop("nobody with that id joined the class"),
+                "member",
+            )
         message = {"member": member_id, "answered": counts}
         await self.on_removed(message)
         await self.room.relay.publish({"type": "room.removed", **message})

@@ -776,3 +776,16 @@ async def test_a_class_that_ended_is_over_for_good(settings):
     )
     assert all(r.ref != "late" for r in records)
     await close_all(owner, late)
+
+
+async def test_only_someone_who_joined_can_be_removed():
+    owner, started, _ = await start_class()
+    teacher = await host(started)
+    await teacher.send(type="remove_member", ref="x", member="m-0123456789ab")
+    refused = await teacher.next("error")
+    assert (refused["code"], refused["ref"]) == ("no_such_member", "x")
+    stored = await asyncio.to_thread(
+        lambda: RoomRecord.objects.get(pk=started["room"]).people.count()
+    )
+    assert stored == 1  # the host, who joined as a student first
+    await close_all(owner, teacher)
