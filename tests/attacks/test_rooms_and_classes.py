@@ -52,14 +52,14 @@ async def first(socket: LiveSocket) -> dict:
             return message
 
 
-async def start_class(server) -> tuple[LiveSocket, dict]:
+async def start_class(server, slug: str = "quorum") -> tuple[LiveSocket, dict]:
     """A class and its host's socket (claimed with the secret)."""
-    owner = await LiveSocket.open(server, "quorum")
+    owner = await LiveSocket.open(server, slug)
     await owner.next("hello")
     await owner.send(type="start_class", ref="s")
     started = await owner.next("class_started")
     await owner.close()
-    host = await LiveSocket.open(server, "quorum", room=started["room"], name="Host")
+    host = await LiveSocket.open(server, slug, room=started["room"], name="Host")
     await host.next("hello")
     await host.send(type="claim_host", ref="h", secret=started["secret"])
     await host.next("role")
@@ -67,21 +67,25 @@ async def start_class(server) -> tuple[LiveSocket, dict]:
 
 
 async def test_a_branch_flood_stops_at_the_members_allowance(server):
-    host, started = await start_class(server)
+    host, started = await start_class(server, "hash-placement")
     student = await LiveSocket.open(
-        server, "quorum", room=started["room"], client="flooding-student-0001"
+        server, "hash-placement", room=started["room"], client="flooding-student-01"
     )
     await student.next("hello")
+    before_mb = server.rss_mb()
     answers = []
     for n in range(30):
         await student.send(type="branch", ref=f"b{n}")
         answers.append(await first(student))
+    grown_mb = server.rss_mb() - before_mb
     await student.close()
     await host.close()
     kinds = [a["type"] if a["type"] == "branched" else a["code"] for a in answers]
     assert kinds == ["branched"] * 20 + ["too_many_branches"] * 10
     sql = "select count(*) from playground_roomrecord where parent = ?"
     assert stored(server, sql, started["room"]) == 20
+    # before: 216 branch rooms and +305 MB in 30 s; now twenty copies of the lab
+    assert grown_mb < 100, grown_mb
 
 
 async def test_a_flood_of_page_views_stops_at_the_addresses_allowance(serve):
