@@ -53,7 +53,6 @@ class EmbedOptions:
     mode: str = "interactive"  # or "readonly": nothing can act, only open_link is sent
     controls: bool = True
     narrative: bool = False
-    autoplay: bool = False  # a clocked lab starts playing (interactive embeds only)
     theme: str = "light"  # or "dark"
     seed: int = 0
 
@@ -79,7 +78,6 @@ class EmbedOptions:
             mode=mode if mode in ("interactive", "readonly") else "interactive",
             controls=flag("controls", True),
             narrative=flag("narrative", False),
-            autoplay=flag("autoplay", False),
             theme=theme if theme in ("light", "dark") else "light",
             seed=seed_from(first("seed")),
         )
@@ -88,7 +86,7 @@ class EmbedOptions:
         """The query string of these options (only what differs from the defaults)."""
         default = EmbedOptions()
         pairs = []
-        for name in ("mode", "controls", "narrative", "autoplay", "theme", "seed"):
+        for name in ("mode", "controls", "narrative", "theme", "seed"):
             value = getattr(self, name)
             if value == getattr(default, name):
                 continue

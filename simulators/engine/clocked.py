@@ -76,7 +76,9 @@ class ClockedLab(Lab):
     def __init__(self, seed: int = 0, **options: Any) -> None:
         super().__init__(seed, **options)
         self.queue = EventQueue()
-        self.playing = False
+        # alive at once: time runs whenever something is scheduled (the room sends
+        # `advance` only then), until someone pauses to step
+        self.playing = True
         self.speed = DEFAULT_SPEED
 
     @property

@@ -7,12 +7,11 @@
  * Mount it beside "Copy link":
  *
  *   const share = createShare(shareEl, { getLink });
- *   mountEmbedDialog(share, { getLink, slug: root.dataset.lab, title, clocked });
+ *   mountEmbedDialog(share, { getLink, slug: root.dataset.lab, title });
  *
- * or anywhere with `createEmbedDialog({getLink, slug, title, clocked})`, which returns
+ * or anywhere with `createEmbedDialog({getLink, slug, title})`, which returns
  * `{trigger, dialog, open()}` to place yourself. `title` (the iframe's accessible name)
- * defaults to the page's h1; `clocked` (a boolean, or a function asked when the dialog
- * opens) offers "Start playing". The options are the query parameters of
+ * defaults to the page's h1. The options are the query parameters of
  * /embed/<slug>/ (playground/embeds.py, docs/embedding.md).
  */
 
@@ -27,7 +26,7 @@ const SHORT_LINK_CHARS = 2000;
 const DEFAULT_WIDTH = 800;
 const DEFAULT_HEIGHTS = { "hash-placement": 720, quorum: 640, "partition-cap": 640 };
 const SHORT_HEIGHT = 520;
-const DEFAULTS = { mode: "interactive", controls: true, narrative: false, autoplay: false, theme: "light" };
+const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light" };
 
 /** Escape text for an HTML attribute value in double quotes. */
 export function escapeAttribute(text) {
@@ -43,7 +42,7 @@ export function embedUrl({ origin, slug, link, options = {} }) {
   const params = new URLSearchParams();
   const chosen = { ...DEFAULTS, ...options };
   if (chosen.mode !== DEFAULTS.mode) params.set("mode", chosen.mode);
-  for (const flag of ["controls", "narrative", "autoplay"]) {
+  for (const flag of ["controls", "narrative"]) {
     if (Boolean(chosen[flag]) !== DEFAULTS[flag]) params.set(flag, chosen[flag] ? "1" : "0");
   }
   if (chosen.theme !== DEFAULTS.theme) params.set("theme", chosen.theme);
@@ -81,9 +80,9 @@ function ensureStyles() {
 
 /**
  * The dialog and its trigger. `getLink(fork)` resolves to `{link, chars}`; `title` names
- * the iframe for screen readers; `clocked` offers "Start playing" (labs on the clock).
+ * the iframe for screen readers.
  */
-export function createEmbedDialog({ getLink, slug, title = "", clocked = true }) {
+export function createEmbedDialog({ getLink, slug, title = "" }) {
   ensureStyles();
   dialogCount += 1;
   const id = `embed-dialog-${dialogCount}`;
@@ -171,9 +170,7 @@ export function createEmbedDialog({ getLink, slug, title = "", clocked = true })
     el("legend", { text: t("Show") }),
     checkbox("controls", t("The controls")),
     checkbox("narrative", t("The guide")),
-    checkbox("autoplay", t("Start playing"), t("Interactive embeds only: read-only ones stay paused.")),
   );
-  const autoplayOption = shows.lastElementChild;
   const [widthField] = sizeField("width", t("Width (px)"));
   const [heightField, heightInput] = sizeField("height", t("Height (px)"));
   const sizes = el("div", { className: "embed-sizes" }, widthField, heightField);
@@ -265,10 +262,6 @@ export function createEmbedDialog({ getLink, slug, title = "", clocked = true })
   });
 
   function open() {
-    // "Start playing" is for labs on the clock (`clocked` may be known only after hello)
-    const onClock = typeof clocked === "function" ? clocked() : Boolean(clocked);
-    autoplayOption.hidden = !onClock;
-    if (!onClock) state.autoplay = false;
     if (!dialog.open) dialog.showModal();
     trigger.setAttribute("aria-expanded", "true");
     fetchLink();

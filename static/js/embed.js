@@ -4,9 +4,8 @@
  * options, read from data attributes on #lab:
  *
  * - data-mode: "interactive", or "readonly" (nothing can act: the page sends nothing but
- *   open_link, the controls and the drawing say why, autoplay is ignored);
+ *   open_link, the controls and the drawing say why);
  * - data-controls, data-narrative: "1" or "0" (the server leaves out what is hidden);
- * - data-autoplay: "1" sends `play` once, after the first hello, for a lab on the clock.
  *
  * The state comes from the fragment (#link=1.…), as on a lab page: socket.js sends it as
  * open_link and hands over the hello that answers it, never the fresh room's hello first
@@ -28,7 +27,6 @@ import { createTimeline } from "./timeline.js";
 export async function bootEmbed(root) {
   const { wsPath, seed, renderer: rendererUrl } = root.dataset;
   const readonly = root.dataset.mode === "readonly";
-  const autoplay = root.dataset.autoplay === "1" && !readonly;
   const byId = (id) => document.getElementById(id);
   const stage = byId("stage");
   const generalError = byId("lab-error");
@@ -54,7 +52,6 @@ export async function bootEmbed(root) {
   let rendererErrors = [];
   let linkRefused = false;
   let lastHello = null;
-  let autoplayed = false;
 
   function showGeneralError(message) {
     generalError.textContent = message;
@@ -119,13 +116,6 @@ export async function bootEmbed(root) {
       requestAnimationFrame(() => {
         root.dataset.drawn = "1";
       });
-    }
-    if (autoplay && !autoplayed) {
-      autoplayed = true;
-      const playable = hello.declaration?.actions?.some((a) => a.name === "play");
-      if (playable && hello.snapshot?.playback && !hello.snapshot.playback.playing) {
-        socket.send("play", {});
-      }
     }
   }
 

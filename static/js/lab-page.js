@@ -226,11 +226,7 @@ async function boot() {
   const shareEl = document.getElementById("share");
   if (shareEl) {
     const share = createShare(shareEl, { getLink });
-    mountEmbedDialog(share, {
-      getLink,
-      slug: root.dataset.lab,
-      clocked: () => Boolean(timeline),
-    });
+    mountEmbedDialog(share, { getLink, slug: root.dataset.lab });
   }
   classroom = createClassroom(
     socket,

@@ -18,6 +18,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
+from playground.history import Entry
+from playground.links import make_link
 from playground.liveserver import free_port
 
 pytestmark = pytest.mark.browser
@@ -213,16 +215,23 @@ def test_a_read_only_embed_sends_nothing(page, live_server_url):
     expect(page.locator("#timeline")).to_contain_text("read-only")
 
 
-def test_autoplay_starts_a_clocked_lab(page, live_server_url):
-    page.goto(f"{live_server_url}/embed/quorum/?autoplay=1")
+@pytest.mark.parametrize("options", ["controls=0", "mode=readonly", "autoplay=0"])
+def test_every_embed_moves_at_once_with_or_without_controls(
+    page, live_server_url, options
+):
+    """Before: an embed with controls=0 never moved (nobody could press Play); now a
+    lab on the clock plays whenever something is in flight (autoplay=, from older
+    snippets, is ignored)."""
+    write = Entry(1, "write", {"w": "ALL", "coordinator": "A"})
+    link = make_link("quorum", 3, [write], 1)
+    page.goto(f"{live_server_url}/embed/quorum/?{options}#link={link}")
     page.wait_for_selector("#lab[data-drawn]")
-    expect(page.locator("#timeline")).to_contain_text(re.compile("Playing|Nothing is"))
-    assert (
-        page.locator("#timeline button[data-playing]").first.get_attribute(
-            "data-playing"
-        )
-        == "true"
-    )
+    lab = page.locator("#lab")
+    expect(lab).to_have_attribute("data-state", "link")
+    # the room's clock sends `advance` by itself until the write is delivered
+    expect(lab).not_to_have_attribute("data-seq", "1")
+    expect(page.locator(".q-history")).to_contain_text("ok", timeout=15_000)
+    assert page.console_errors == []
 
 
 def test_the_embed_fits_a_phone_frame(browser, live_server_url):

@@ -120,26 +120,28 @@ def test_links_and_nodes_work_from_the_keyboard(page, live_server_url):
 def test_dots_move_while_playing_and_stand_still_when_paused(page, live_server_url):
     open_lab(page, live_server_url)
     play = page.locator("#timeline .timeline-play")
-    expect(play).to_have_attribute("data-playing", "false")
-    expect(play).to_have_accessible_name("Play")
+    # alive at once: the lab plays without anyone pressing Play
+    expect(play).to_have_attribute("data-playing", "true")
+    expect(play).to_have_accessible_name("Pause")
     page.select_option("#timeline-speed", label="1/100×")
     quick = page.locator("#quick-controls")
     quick.locator('form[data-action="write"] button[type="submit"]').click()
     expect(page.locator(".net-counts")).not_to_contain_text("On the wire: 0 ")
-    paused = canvas_print(page)
-    assert paused[0] > 0  # dots are drawn at their start
-    page.wait_for_timeout(300)
-    assert canvas_print(page) == paused  # paused: nothing moves
-    play.click()
-    expect(play).to_have_attribute("data-playing", "true")
-    expect(play).to_have_accessible_name("Pause")
     expect(page.locator("#timeline .timeline-state")).to_have_text("Playing.")
     first = canvas_print(page)
+    assert first[0] > 0  # dots are drawn
     page.wait_for_timeout(400)
-    assert canvas_print(page) != first
+    assert canvas_print(page) != first  # and they move by themselves
     expect(page.locator("#timeline .timeline-clock")).not_to_have_text("t = 0 ms")
-    # Space on the stage pauses
+    # Space on the stage pauses: nothing moves
     page.locator("#stage").focus()
     page.keyboard.press(" ")
     expect(play).to_have_attribute("data-playing", "false")
+    expect(play).to_have_accessible_name("Play")
+    page.wait_for_timeout(300)  # the pause's own frame lands
+    paused = canvas_print(page)
+    page.wait_for_timeout(300)
+    assert canvas_print(page) == paused
+    play.click()
+    expect(play).to_have_attribute("data-playing", "true")
     assert page.console_errors == []

@@ -30,7 +30,10 @@ def open_lab(page, url, seed):
 
 
 def play(page):
-    page.locator("#timeline").get_by_role("button", name="Play").click()
+    """Nothing to press: a lab on the clock plays whenever something is in flight."""
+    expect(page.locator("#timeline .timeline-play")).to_have_attribute(
+        "data-playing", "true"
+    )
 
 
 def test_answer_anyway_on_both_sides_then_lww_silently_drops_a_booking(

@@ -59,7 +59,7 @@ def test_w1_r1_with_a_cut_link_shows_a_stale_read_and_w2_r2_none(page, live_serv
     expect(replay).to_contain_text(f"#{expected['first_stale']}")
     replay.click()
     expect(page.locator(".q-replay")).to_be_visible()
-    page.locator(".timeline-play").click()
+    # no Play to press: the replayed trial's messages fly at once
     expect(stale_rows(page)).to_have_count(1, timeout=15_000)
     expect(stale_rows(page)).to_contain_text("STALE")
     expect(stale_rows(page).locator("td").nth(6)).to_have_text("120")
@@ -97,7 +97,6 @@ def test_a_stopped_node_blocks_writes_at_all(page, live_server_url):
     expect(page.locator('.net-node[data-node="C"]')).to_have_attribute(
         "data-state", "stopped"
     )
-    page.locator(".timeline-play").click()
     quick = page.locator("#quick-controls")
     quick.locator('form[data-action="write"] button[type="submit"]').click()
     failed = page.locator('.q-history tr[data-kind="write"][data-status="failed"]')
@@ -118,7 +117,6 @@ def test_at_phone_width_nothing_scrolls_the_page_sideways(page, live_server_url)
     page.set_viewport_size(PHONE)
     open_lab(page, live_server_url)
     assert page_width(page) <= PHONE["width"]
-    page.locator(".timeline-play").click()
     quick = page.locator("#quick-controls")
     for action in ("write", "read", "write", "read"):
         quick.locator(f'form[data-action="{action}"] button[type="submit"]').click()

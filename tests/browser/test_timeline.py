@@ -245,10 +245,12 @@ def test_a_quorum_link_taken_mid_flight_puts_the_same_messages_on_the_wire(
     page = new_page(browser, live_server_url)
     page.goto(f"{live_server_url}/labs/quorum/?seed=4")
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
-    quick(page, "write")
+    page.locator(".timeline-play").click()  # pause, to take the messages one by one
     at(page, 1, 1)
-    page.locator(".timeline-step").click()  # the first delivery: the rest still fly
+    quick(page, "write")
     at(page, 2, 2)
+    page.locator(".timeline-step").click()  # the first delivery: the rest still fly
+    at(page, 3, 3)
     counts = page.locator(".net-counts")
     expect(counts).to_contain_text("delivered: 1")
     on_the_wire = counts.inner_text()
@@ -260,12 +262,12 @@ def test_a_quorum_link_taken_mid_flight_puts_the_same_messages_on_the_wire(
     other = new_page(browser, live_server_url)
     other.goto(url)
     expect(lab(other)).to_have_attribute("data-digest", digest)
-    at(other, 2, 2)
+    at(other, 3, 3)
     expect(other.locator(".net-counts")).to_have_text(on_the_wire)
     expect(other.locator(".timeline-clock")).to_have_text(clock)
     # one step back there: the write just sent, nothing delivered yet
     other.locator(".history-back").click()
-    at(other, 1, 2)
+    at(other, 2, 3)
     expect(other.locator(".net-counts")).to_contain_text("delivered: 0")
     expect(other.locator(".timeline-state")).to_have_text(
         "Time waits while you look at the past."
@@ -367,11 +369,13 @@ def test_screenshots_of_the_history_bar(browser, live_server_url, viewport):
 
     page.goto(f"{live_server_url}/labs/quorum/?seed=4")
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    page.locator(".timeline-play").click()  # pause
+    at(page, 1, 1)
     quick(page, "write")
     page.locator(".timeline-step").click()
-    at(page, 2, 2)
+    at(page, 3, 3)
     page.locator(".history-back").click()
-    at(page, 1, 2)
+    at(page, 2, 3)
     page.locator(".playback-panel").scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / f"timeline-quorum-{width}.png"))
     # nothing sticks out sideways on a phone

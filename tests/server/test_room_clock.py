@@ -116,14 +116,14 @@ async def frames_until(communicator, done, timeout=5):
             return frames
 
 
-async def test_a_playing_room_advances_time_until_the_message_arrives(ping_lab):
+async def test_a_room_advances_time_by_itself_until_the_message_arrives(ping_lab):
+    """Alive at once: nobody presses Play; time runs while something is in flight."""
     communicator, hello = await open_room()
     assert hello["t_ms"] == 0
     assert {"play", "pause", "step", "set_speed", "advance"} <= {
         a["name"] for a in hello["declaration"]["actions"]
     }
     await act(communicator, "set_speed", {"speed": 1000})
-    await act(communicator, "play")
     await act(communicator, "ping")
     frames = await frames_until(communicator, lambda f: f["snapshot"]["arrived"] == 1)
     ticks = [f for f in frames if f["action"]["name"] == "advance"]
@@ -141,6 +141,8 @@ async def test_a_playing_room_advances_time_until_the_message_arrives(ping_lab):
 
 async def test_a_paused_room_sends_no_ticks_and_step_jumps_to_the_arrival(ping_lab):
     communicator, hello = await open_room()
+    assert hello["snapshot"]["playback"]["playing"] is True  # alive at once...
+    await act(communicator, "pause")  # ...until someone pauses to step
     await act(communicator, "ping")
     await frames_until(communicator, lambda f: f["action"]["name"] == "ping")
     assert await nothing_but_presence(communicator)
