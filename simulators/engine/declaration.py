@@ -78,6 +78,9 @@ class Param:
     # a dotted path into the snapshot holding the value in force now ("levels.w"): the
     # browser shows it in the field until the user changes the field
     current: str | None = None
+    # a dotted path into the snapshot holding a number ("copies"): numeric choices above
+    # it cannot be done now, and the browser does not offer them (the lab refuses them)
+    most: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -94,6 +97,7 @@ class Param:
             "help": self.help or None,
             "source": self.source,
             "current": self.current,
+            "most": self.most,
         }
         data.update({k: v for k, v in optional.items() if v is not None})
         if self.presets:

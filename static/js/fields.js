@@ -132,7 +132,25 @@ function choiceField(param, id) {
     option.selected = choice.value === param.default;
     input.append(option);
   });
-  return { input, value: () => param.choices[input.selectedIndex]?.value };
+  const refresh = param.most ? (snapshot) => offerPossible(param, input, snapshot) : null;
+  return { input, refresh, value: () => param.choices[input.selectedIndex]?.value };
+}
+
+/**
+ * A choice whose parameter names `most` (a dotted path to a number in the snapshot)
+ * offers no numeric choice above it: R of 4 or 5 is not offered while N is 3. A chosen
+ * one that became impossible falls back to the first choice.
+ */
+function offerPossible(param, input, snapshot) {
+  let most = snapshot;
+  for (const part of param.most.split(".")) most = most?.[part];
+  if (typeof most !== "number") return;
+  param.choices.forEach((choice, index) => {
+    const impossible = typeof choice.value === "number" && choice.value > most;
+    const option = input.options[index];
+    option.hidden = option.disabled = impossible;
+  });
+  if (input.options[input.selectedIndex]?.disabled) input.selectedIndex = 0;
 }
 
 function textField(param, id) {

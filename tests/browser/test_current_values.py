@@ -31,3 +31,40 @@ def test_a_form_follows_the_state_until_the_user_changes_it(page, live_server_ur
     checkbox = page.locator("#field-set_read_repair-on")
     expect(checkbox).to_be_checked()
     assert page.console_errors == []
+
+
+def test_the_number_of_shards_follows_the_shards_there_are(page, live_server_url):
+    """Before: "Shards" still showed 4 after a fifth shard was added."""
+    page.goto(f"{live_server_url}/labs/hash-placement/")
+    count = page.locator("#field-set_shards-count")
+    expect(count).to_have_value("4")
+    page.locator(
+        '#quick-controls form[data-action="add_shard"] button[type="submit"]'
+    ).click()
+    expect(count).to_have_value("5")
+    assert page.console_errors == []
+
+
+def test_levels_beyond_the_copies_are_not_offered(page, live_server_url):
+    """Before: R of 4 or 5 was offered with N = 3 (and refused when sent)."""
+    page.goto(f"{live_server_url}/labs/quorum/")
+    for field in ("#field-set_levels-r", "#field-read-r", "#field-write-w"):
+        select = page.locator(field)
+        expect(select.locator("option", has_text="5")).to_be_disabled()
+        expect(select.locator("option", has_text="4")).to_be_disabled()
+        expect(select.locator("option", has_text="3").last).to_be_enabled()
+    copies = page.locator("#field-set_copies-copies")
+    copies.select_option(label="5")
+    page.locator('form[data-action="set_copies"] button[type="submit"]').click()
+    expect(page.locator("#field-set_levels-r option", has_text="5")).to_be_enabled()
+    assert page.console_errors == []
+
+
+def test_the_quick_bar_offers_each_field_once(page, live_server_url):
+    """Before: quorum's quick bar had W and R twice (Write, Read, and Set W and R)."""
+    page.goto(f"{live_server_url}/labs/quorum/")
+    quick = page.locator("#quick-controls")
+    expect(quick.locator("form")).to_have_count(2)
+    labels = quick.locator("label").all_inner_texts()
+    assert labels.count("W") == 1 and labels.count("R") == 1, labels
+    assert page.console_errors == []

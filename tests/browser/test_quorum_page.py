@@ -27,7 +27,7 @@ def open_lab(page, url):
 
 
 def set_levels(page, w_label, r_label):
-    form = page.locator('#quick-controls form[data-action="set_levels"]')
+    form = page.locator('#controls form[data-action="set_levels"]')
     form.locator("select").nth(0).select_option(label=w_label)
     form.locator("select").nth(1).select_option(label=r_label)
     form.locator('button[type="submit"]').click()

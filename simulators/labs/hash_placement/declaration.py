@@ -19,6 +19,7 @@ SHARD_COUNT = Param(
     minimum=1,
     maximum=MAX_SHARDS,
     help=_("How many shards hold the keys."),
+    current="shards.length",
 )
 VNODES = Param(
     "vnodes",

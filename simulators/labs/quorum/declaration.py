@@ -38,6 +38,7 @@ def level_param(name: str, label: str, help_text: str, *, per_operation: bool):
             choices=("default", *LEVELS),
             choice_labels=(_("As set for the lab"), *LEVEL_LABELS),
             help=help_text,
+            most="copies",
         )
     return Param(
         name,
@@ -48,6 +49,7 @@ def level_param(name: str, label: str, help_text: str, *, per_operation: bool):
         choice_labels=LEVEL_LABELS,
         help=help_text,
         current=f"levels.{name}",
+        most="copies",
     )
 
 
@@ -105,7 +107,6 @@ ACTIONS = (
             level_param("r", "R", R_HELP, per_operation=False),
         ),
         help=_("The levels writes and reads use unless they say otherwise."),
-        primary=True,
     ),
     ActionSpec(
         "set_copies",
