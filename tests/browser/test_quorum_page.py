@@ -129,3 +129,18 @@ def test_at_phone_width_nothing_scrolls_the_page_sideways(page, live_server_url)
     wrap = page.locator(".q-table-wrap")
     assert wrap.evaluate("e => e.scrollWidth > e.clientWidth")
     assert page.console_errors == []
+
+
+def test_a_held_hint_is_counted_in_words(page, live_server_url):
+    """Before: "1 hint(s)"."""
+    open_lab(page, live_server_url)
+    page.locator('.net-node[data-node="C"]').click()
+    expect(page.locator('.net-node[data-node="C"]')).to_have_attribute(
+        "data-state", "stopped"
+    )
+    quick = page.locator("#quick-controls")
+    quick.locator("#field-write-w").select_option(label="ONE (1 copy)")
+    quick.locator('form[data-action="write"] button[type="submit"]').click()
+    expect(page.locator("#stage")).to_contain_text("1 hint", timeout=15_000)
+    expect(page.locator("#stage")).not_to_contain_text("hint(s)")
+    assert page.console_errors == []

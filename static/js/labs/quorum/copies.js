@@ -6,7 +6,7 @@
  */
 
 import d3 from "d3";
-import { fmt, num, t } from "../../i18n.js";
+import { fmt, num, t, tn } from "../../i18n.js";
 import { versionText } from "./words.js";
 
 const CARD_W = 128; // the narrowest card; a card widens to fit its tags
@@ -82,7 +82,10 @@ export function drawCopies(view, snapshot) {
     if (inR) tags.push({ key: "r", text: "R" });
     if (shared) tags.push({ key: "shared", text: t("★ shared") });
     const held = hints.filter((h) => h.holder === node.id).length;
-    if (held) tags.push({ key: "hint", text: fmt(t("%(n)s hint(s)"), { n: num(held) }) });
+    if (held) {
+      const text = fmt(tn("%(n)s hint", "%(n)s hints", held), { n: num(held) });
+      tags.push({ key: "hint", text });
+    }
     const tagsWidth = drawTags(card.select(".q-tags"), tags);
     const width = Math.max(CARD_W, Math.ceil(tagsWidth) + 12);
     card.select(".q-card-box").attr("width", width);
