@@ -56,7 +56,25 @@ export function createControls(container, declaration, send, { quick = null } = 
       event.preventDefault();
       submit(form);
     });
+    if (isToggle(action)) makeToggle(form);
     return form;
+  }
+
+  /**
+   * An action whose one argument is on/off (read repair, hinted handoff) is a switch
+   * named by the action, acting when it is toggled: no separate button to press.
+   */
+  function makeToggle(form) {
+    const input = form.element.querySelector("input[type=checkbox]");
+    const label = form.element.querySelector(`label[for="${input.id}"]`);
+    input.setAttribute("role", "switch");
+    label.textContent = form.action.label;
+    form.button.hidden = true;
+    form.element.classList.add("is-toggle");
+    input.addEventListener("change", () => {
+      if (locked) input.checked = !input.checked; // someone else drives: undo
+      else submit(form);
+    });
   }
 
   function submit(form) {
@@ -80,7 +98,8 @@ export function createControls(container, declaration, send, { quick = null } = 
       if (!form) return;
       formsByRef.delete(ref);
       form.element.classList.remove("is-pending");
-      clearError(form);
+      // something worked: earlier refusals, of this form or another, are old news
+      for (const other of forms) clearError(other);
       // applied: fields that follow the state show it again (a refused form keeps
       // what the user typed, to correct it)
       for (const field of form.fields) field.settle?.();
@@ -131,6 +150,11 @@ export function createControls(container, declaration, send, { quick = null } = 
 }
 
 const NOT_IN_PANEL = new Set(["timeline", "clock"]);
+
+/** Whether an action takes one on/off argument and nothing else. */
+function isToggle(action) {
+  return action.params.length === 1 && action.params[0].kind === "bool";
+}
 
 /** Whether an action has a form in the panel (or the quick bar). */
 function inPanel(action) {

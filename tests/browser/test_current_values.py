@@ -68,3 +68,36 @@ def test_the_quick_bar_offers_each_field_once(page, live_server_url):
     labels = quick.locator("label").all_inner_texts()
     assert labels.count("W") == 1 and labels.count("R") == 1, labels
     assert page.console_errors == []
+
+
+def test_a_switch_acts_when_toggled(page, live_server_url):
+    """Before: read repair and hinted handoff were a checkbox and a button to press."""
+    page.goto(f"{live_server_url}/labs/quorum/")
+    switch = page.get_by_role("switch", name="Read repair")
+    expect(switch).to_be_checked()
+    expect(page.locator('form[data-action="set_read_repair"] button')).to_be_hidden()
+    seq = int(page.locator("#lab").get_attribute("data-seq"))
+    switch.click()
+    expect(page.locator("#lab")).to_have_attribute("data-seq", str(seq + 1))
+    expect(switch).not_to_be_checked()
+    handoff = page.get_by_role("switch", name="Hinted handoff")
+    handoff.focus()
+    page.keyboard.press(" ")
+    expect(page.locator("#lab")).to_have_attribute("data-seq", str(seq + 2))
+    expect(handoff).not_to_be_checked()
+    assert page.console_errors == []
+
+
+def test_a_refusal_goes_away_after_the_next_success(page, live_server_url):
+    page.goto(f"{live_server_url}/labs/hash-placement/")
+    vnodes = page.locator("#field-set_vnodes-vnodes")
+    vnodes.fill("999")
+    page.locator('form[data-action="set_vnodes"] button[type="submit"]').click()
+    error = page.locator("#error-set_vnodes")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("at most 256")
+    page.locator(
+        '#quick-controls form[data-action="add_shard"] button[type="submit"]'
+    ).click()
+    expect(error).to_be_hidden()
+    assert page.console_errors == []
