@@ -219,3 +219,32 @@ async def test_hello_and_every_frame_carry_the_moments():
         frame = await next_of("frame")
     assert frame["timeline"]["moments"] == [0, 1]
     await communicator.disconnect()
+
+
+async def test_a_class_started_mid_story_shows_its_students_the_same_moments():
+    async def connect(query):
+        communicator = WebsocketCommunicator(
+            application, f"/ws/labs/quorum/?{query}", headers=ORIGIN
+        )
+        await communicator.connect()
+        return communicator
+
+    async def next_of(communicator, kind):
+        while True:
+            message = json.loads(await communicator.receive_from(timeout=5))
+            if message["type"] == kind:
+                return message
+
+    teacher = await connect("seed=3")
+    await next_of(teacher, "hello")
+    for action, args in [("pause", {}), *WRITE_CUT_READ[:8]]:
+        await teacher.send_json_to({"type": "action", "action": action, "args": args})
+        frame = await next_of(teacher, "frame")
+    assert frame["timeline"]["moments"] == [1]  # the write; not the pause, nor ticks
+    await teacher.send_json_to({"type": "start_class", "ref": "s"})
+    started = await next_of(teacher, "class_started")
+    ana = await connect(f"room={started['room']}&name=Ana")
+    hello = await next_of(ana, "hello")
+    assert hello["timeline"] == frame["timeline"]
+    await teacher.disconnect()
+    await ana.disconnect()
