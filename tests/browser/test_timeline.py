@@ -78,16 +78,16 @@ def test_scrubbing_back_shows_exactly_the_earlier_state_and_acting_there_forks(
         quick(page, "add_shard")
         expect(shards(page)).to_have_count(count)
     at(page, 3, 3)
-    expect(bar.locator(".history-readout")).to_have_text("3 of 3 actions")
+    expect(bar.locator(".history-readout")).to_have_text("Moment 3 of 3")
     expect(bar.locator(".history-past")).to_be_hidden()
 
-    # the keyboard on the slider: one arrow is one action back
+    # the keyboard on the slider: one arrow is one action back (each one a moment)
     scrubber = page.locator("#history-scrubber")
     scrubber.focus()
     page.keyboard.press("ArrowLeft")
     at(page, 2, 3)
     expect(shards(page)).to_have_count(6)
-    expect(scrubber).to_have_attribute("aria-valuetext", "2 of 3 actions")
+    expect(scrubber).to_have_attribute("aria-valuetext", "Moment 2 of 3")
     expect(bar.locator(".history-past")).to_contain_text(
         "You are looking at the past: acting now starts a new branch"
     )
