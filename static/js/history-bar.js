@@ -10,7 +10,8 @@
  *   a drag sends at most five seeks a second and one more where it is let go;
  * - Step back and Step forward: to the start of the moment (just before its action),
  *   and to the end of the next one;
- * - "Moment n of N", and in `aria-valuetext` the virtual time too in a clocked lab;
+ * - "Moment n of N", and in `aria-valuetext` the virtual time too (a clocked lab, in the
+ *   past);
  * - for a lab without a clock, Replay: back to the start if at the end, then one moment
  *   forward every 0.7 s until the end or until the user does anything else;
  * - while the cursor is in the past, a note that acting starts a new branch; after a fork,
@@ -218,8 +219,11 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
   function showReadout(position) {
     const text = momentText(timeline, position);
     if (readout.textContent !== text) readout.textContent = text;
-    // the time is known where the cursor is (its frame said), not where a drag is
-    const timed = clocked && timeMs !== null && position === timeline.cursor;
+    // The time is known where the cursor is (its frame said), not where a drag is. At
+    // the end it runs (the Time row's timer says it): a focused slider whose text
+    // changed ten times a second would talk over everything else.
+    const { cursor, length } = timeline;
+    const timed = clocked && timeMs !== null && position === cursor && cursor < length;
     const valueText = timed
       ? fmt(t("%(moment)s, at %(ms)s ms"), { moment: text, ms: num(timeMs) })
       : text;

@@ -120,9 +120,10 @@ def test_step_back_after_write_cut_read_lands_just_before_the_read(
     at(page, end, end)
     expect(lab(page)).to_have_attribute("data-digest", digest_at_end)
     expect(forward).to_have_attribute("aria-disabled", "true")
+    scrubber = page.locator("#history-scrubber")
+    expect(scrubber).to_have_attribute("aria-valuetext", "Moment 3 of 3")  # time runs
 
     # the keyboard: PageDown and PageUp on the scrubber move by a moment
-    scrubber = page.locator("#history-scrubber")
     scrubber.focus()
     page.keyboard.press("PageDown")
     at(page, read_at, end)
