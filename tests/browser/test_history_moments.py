@@ -170,3 +170,43 @@ def test_step_back_after_write_cut_read_lands_just_before_the_read(
 def clock_ms(text):
     """ "t = 1,234 ms" → "1,234"."""
     return text.removeprefix("t = ").removesuffix(" ms")
+
+
+def test_the_stops_when_only_the_moments_around_the_cursor_are_listed(
+    page, live_server_url
+):
+    """moments.js on the part of a long timeline the server lists (docs/protocol.md)."""
+    page.goto(f"{live_server_url}/labs/hash-placement/")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    got = page.evaluate(
+        """async () => {
+          const m = await import("/static/js/moments.js");
+          // 1,000 moments every 10 positions; 200 listed from moment 401 on
+          const timeline = { cursor: 5003, length: 10000, ...m.momentsOf({
+            length: 10000, moments_skipped: 400, moments_total: 1000,
+            moments: Array.from({ length: 200 }, (_, i) => (400 + i) * 10),
+          }) };
+          const old = { length: 3, ...m.momentsOf({ length: 3 }) };  // none listed
+          return {
+            back: m.stopBefore(timeline, 5003),
+            backAtStop: m.stopBefore(timeline, 5000),
+            forward: m.stopAfter(timeline, 5003),
+            begun: m.momentsBegun(timeline, 5003),
+            beforeListed: m.stopBefore(timeline, 4000),
+            afterListed: m.stopAfter(timeline, 5990),
+            old: [old.moments, m.stopBefore(old, 2), m.stopAfter(old, 2)],
+            marks: m.marksBackground(timeline) !== null,
+          };
+        }"""
+    )
+    assert got == {
+        "back": 5000,  # the start of the moment the cursor is in
+        "backAtStop": 4990,  # already there: the one before
+        "forward": 5010,  # the end of the moment
+        "begun": 501,
+        "beforeListed": 3999,  # none listed below: one position, the frame lists more
+        "afterListed": 5991,
+        "old": [[0, 1, 2], 1, 3],
+        "marks": True,
+    }
+    assert page.console_errors == []
