@@ -21,7 +21,14 @@
 
 import { button, el } from "./classroom/dom.js";
 import { fmt, num, t, tn } from "./i18n.js";
-import { marksBackground, momentsBegun, momentsOf, stopAfter, stopBefore } from "./moments.js";
+import {
+  describeSeek,
+  marksBackground,
+  momentsOf,
+  momentText,
+  stopAfter,
+  stopBefore,
+} from "./moments.js";
 import { createCopyResult } from "./share.js";
 
 const DRAG_SEEK_MS = 200; // at most five seeks a second while dragging
@@ -392,40 +399,6 @@ export function describeFork(event) {
       event.left_behind,
     ),
     { at: num(event.at), n: num(event.left_behind) },
-  );
-}
-
-/** "Moment n of N" at `position`, "Before moment 1 of N", or "No actions yet". */
-function momentText(timeline, position) {
-  const { total } = timeline;
-  if (total === 0) return t("No actions yet");
-  const begun = momentsBegun(timeline, position);
-  if (begun === 0) {
-    return fmt(tn("Before moment 1 of %(total)s", "Before moment 1 of %(total)s", total), {
-      total: num(total),
-    });
-  }
-  return fmt(tn("Moment %(n)s of %(total)s", "Moment %(n)s of %(total)s", total), {
-    n: num(begun),
-    total: num(total),
-  });
-}
-
-function describeSeek(event, timeline) {
-  if (event.to === 0) return t("Back at the start, before any action.");
-  const begun = momentsBegun(timeline, event.to);
-  if (begun === 0) return t("Before the first moment.");
-  const values = { n: num(begun), total: num(timeline.total) };
-  const { total } = timeline;
-  if (event.to >= timeline.length) {
-    return fmt(
-      tn("At the end: moment %(n)s of %(total)s.", "At the end: moment %(n)s of %(total)s.", total),
-      values,
-    );
-  }
-  return fmt(
-    tn("Showing moment %(n)s of %(total)s.", "Showing moment %(n)s of %(total)s.", total),
-    values,
   );
 }
 

@@ -4,8 +4,11 @@
  * it belonging to it. `timeline.moments` lists some of them around the cursor (position
  * `m` is the cursor just before that action), `moments_skipped` earlier ones are left
  * out, `moments_total` counts them all. The stops of Step back and forward are 0, every
- * listed `m`, and the length.
+ * listed `m`, and the length. Also the words for a position ("Moment 2 of 5") and the
+ * marks drawn under the scrubber.
  */
+
+import { fmt, num, t, tn } from "./i18n.js";
 
 /** The timeline's moment fields, defaulted (an older server sends none: every action). */
 export function momentsOf(timeline) {
@@ -47,9 +50,44 @@ export function momentsBegun(timeline, position) {
   return begun;
 }
 
+/** "Moment n of N" at `position`, "Before moment 1 of N", or "No actions yet". */
+export function momentText(timeline, position) {
+  const { total } = timeline;
+  if (total === 0) return t("No actions yet");
+  const begun = momentsBegun(timeline, position);
+  if (begun === 0) {
+    return fmt(tn("Before moment 1 of %(total)s", "Before moment 1 of %(total)s", total), {
+      total: num(total),
+    });
+  }
+  return fmt(tn("Moment %(n)s of %(total)s", "Moment %(n)s of %(total)s", total), {
+    n: num(begun),
+    total: num(total),
+  });
+}
+
+/** The narrator's sentence for a `seeked` event, read with the timeline after it. */
+export function describeSeek(event, timeline) {
+  if (event.to === 0) return t("Back at the start, before any action.");
+  const begun = momentsBegun(timeline, event.to);
+  if (begun === 0) return t("Before the first moment.");
+  const { total } = timeline;
+  const values = { n: num(begun), total: num(total) };
+  if (event.to >= timeline.length) {
+    return fmt(
+      tn("At the end: moment %(n)s of %(total)s.", "At the end: moment %(n)s of %(total)s.", total),
+      values,
+    );
+  }
+  return fmt(
+    tn("Showing moment %(n)s of %(total)s.", "Showing moment %(n)s of %(total)s.", total),
+    values,
+  );
+}
+
 const THUMB_PX = 22; // the scrubber's thumb in app.css: its centre travels inset by half
 const MARK_PX = 2;
-const MARK_BUCKETS = 400; // marks closer than this share one
+const MARK_BUCKETS = 400; // marks within 1/400 of the track of each other are one
 
 /**
  * A background that draws the listed moments as ticks under the scrubber's track, set
