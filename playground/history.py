@@ -14,6 +14,13 @@ other one when the budget is exceeded (after which new ones are taken half as of
 they stay evenly spread). The spacing was chosen by measurement: docs/benchmarks.md,
 "Seek". The state after a seek is, by construction, the
 replay of `history[:cursor]` from a fresh lab with the room's seed.
+
+A timeline is shown in moments, not actions: a moment is what a person did (a write, a
+cut, a booking, a step) with the clock's ticks that follow it until the next one. A lab
+that plays logs an `advance` ten times a second, so a few clicks and five seconds of
+play make 165 actions but three moments. The moments are kept here as actions are
+applied and sent with the timeline, so a page, a link's room and a class step by the
+same ones (`starts_moment`, `History.as_dict`).
 """
 
 import bisect
@@ -33,6 +40,25 @@ SEEK = "seek"
 CHECKPOINT_SECONDS = 0.005
 CHECKPOINT_BYTES = 64 * 1024 * 1024
 MAX_FORKS_KEPT = 8
+# Actions that start no moment: the clock's own tick, and the playback settings.
+NOT_MOMENTS = frozenset({"advance", "play", "pause", "set_speed"})
+# A timeline lists at most this many moments, around the cursor (`History.as_dict`).
+MOMENTS_SENT = 200
+
+
+def starts_moment(name: str) -> bool:
+    """Whether an action of this name starts a moment of the timeline.
+
+    A moment is something a person did to the simulated state, and what the clock then
+    made of it. `advance` is the room clock's own tick: it belongs to the moment before
+    it. `step` is a person moving time to the next event (pausing to step through a
+    write's deliveries one by one is the reason to pause): a moment. `play`, `pause`
+    and `set_speed` change how the room plays, not what the lab holds: the state just
+    before and just after one is the same, so a stop there would show nothing new,
+    and people press them while watching the moment they are in, which they belong
+    to. Every action of a lab without a clock is a moment.
+    """
+    return name not in NOT_MOMENTS
 
 
 @dataclass(frozen=True)
@@ -55,6 +81,9 @@ class History:
         self.lab = lab_class(seed=seed)
         self.actions: list[Entry] = []
         self.cursor = 0
+        # where in `actions` each moment's action sits (sorted): the cursor just before
+        # it, which is also the end of the moment before
+        self.moments: list[int] = []
         self.forks: list[dict] = []  # branches left behind: {id, at, length, actions}
         self._forked = 0  # forks ever made: each one's id, stable while others come
         self._indexes: list[int] = []  # checkpoint positions, sorted
@@ -76,10 +105,23 @@ class History:
         return self.cursor == len(self.actions)
 
     def as_dict(self) -> dict:
-        """What the timeline shows: where the cursor is and how long the branch is."""
+        """What the timeline shows: the cursor, the branch's length, moments and forks.
+
+        `moments` lists at most `MOMENTS_SENT` of the branch's moments, those around
+        the cursor (at least half of them on each side, unless the branch ends
+        sooner), so a long class's every frame stays small and Step back and forward
+        always find the next stop; `moments_skipped` earlier ones are left out, and
+        `moments_total` is how many the branch has.
+        """
+        total = len(self.moments)
+        here = bisect.bisect_left(self.moments, self.cursor)  # moments begun by now
+        start = max(0, min(here - MOMENTS_SENT // 2, total - MOMENTS_SENT))
         return {
             "cursor": self.cursor,
             "length": len(self.actions),
+            "moments": self.moments[start : start + MOMENTS_SENT],
+            "moments_skipped": start,
+            "moments_total": total,
             "forks": [
                 {"id": f["id"], "at": f["at"], "length": f["length"]}
                 for f in self.forks
@@ -122,6 +164,8 @@ class History:
         forked = []
         if not self.at_end:
             forked = [self._fork()]
+        if starts_moment(name):
+            self.moments.append(len(self.actions))
         self.actions.append(entry if entry is not None else Entry(0, name, args))
         self.cursor += 1
         self._work.append(self._work[-1] + cost)
@@ -145,6 +189,7 @@ class History:
         )
         del self.forks[:-MAX_FORKS_KEPT]
         del self.actions[self.cursor :]
+        del self.moments[bisect.bisect_left(self.moments, self.cursor) :]
         del self._work[self.cursor + 1 :]
         del self._scales[self.cursor + 1 :]
         cut = bisect.bisect_right(self._indexes, self.cursor)
@@ -236,6 +281,7 @@ class History:
         clone.__dict__.update(self.__dict__)
         clone.lab = twin
         clone.actions = list(self.actions)
+        clone.moments = list(self.moments)
         clone.forks = [dict(f) for f in self.forks]
         clone._indexes = list(self._indexes)
         clone._pickles = dict(self._pickles)  # bytes: shared, never changed

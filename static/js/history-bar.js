@@ -1,13 +1,18 @@
 /**
  * The history bar of every lab: where the room's timeline cursor is among the actions of
- * its current branch (hello's and every frame's `timeline`: {cursor, length, forks}), and
- * the means to move it. Moving it is an action like any other, `seek {to}`:
+ * its current branch (hello's and every frame's `timeline`: {cursor, length, moments,
+ * forks}), and the means to move it. It steps and counts by moments (moments.js: what a
+ * person did, with the clock's ticks after it), and scrubs through every position.
+ * Moving the cursor is an action like any other, `seek {to}`:
  *
- * - a scrubber (a range input from 0 to the length): arrows step, Home and End jump, a
- *   drag sends at most five seeks a second and one more where it is let go;
- * - Step back and Step forward (seek cursor − 1, cursor + 1);
- * - "n of N actions";
- * - for a lab without a clock, Replay: back to the start if at the end, then one action
+ * - a scrubber (a range input from 0 to the length, the moments drawn under it as
+ *   marks): arrows move one position, PageUp and PageDown one moment, Home and End jump,
+ *   a drag sends at most five seeks a second and one more where it is let go;
+ * - Step back and Step forward: to the start of the moment (just before its action),
+ *   and to the end of the next one;
+ * - "Moment n of N", and in `aria-valuetext` the virtual time too (a clocked lab, in the
+ *   past);
+ * - for a lab without a clock, Replay: back to the start if at the end, then one moment
  *   forward every 0.7 s until the end or until the user does anything else;
  * - while the cursor is in the past, a note that acting starts a new branch; after a fork,
  *   a sentence saying so, and the earlier branches (`timeline.forks`) with a "Copy link"
@@ -16,6 +21,14 @@
 
 import { button, el } from "./classroom/dom.js";
 import { fmt, num, t, tn } from "./i18n.js";
+import {
+  describeSeek,
+  marksBackground,
+  momentsOf,
+  momentText,
+  stopAfter,
+  stopBefore,
+} from "./moments.js";
 import { createCopyResult } from "./share.js";
 
 const DRAG_SEEK_MS = 200; // at most five seeks a second while dragging
@@ -26,7 +39,9 @@ const REPLAY_STEP_MS = 700;
  * resolves to a `link` answer; `clocked` says the lab has its own Play (so no Replay).
  */
 export function createHistoryBar(container, { send, getLink, clocked = false }) {
-  let timeline = { cursor: 0, length: 0, forks: [] };
+  let timeline = { cursor: 0, length: 0, moments: [], skipped: 0, total: 0, forks: [] };
+  let timeMs = null; // the virtual time at the cursor (a clocked lab), from its frame
+  let marksKey = "";
   let locked = null;
   let enabled = true;
   let dragging = false;
@@ -58,6 +73,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
       step: 1,
       value: 0,
       "aria-label": t("Moment in the history"),
+      "aria-keyshortcuts": "PageUp PageDown",
     },
   });
   const readout = el("p", { className: "history-readout", attrs: { id: "history-readout" } });
@@ -115,11 +131,18 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
 
   back.addEventListener("click", () => {
     if (back.getAttribute("aria-disabled") === "true") return;
-    seek(where() - 1);
+    seek(stopBefore(timeline, where()));
   });
   forward.addEventListener("click", () => {
     if (forward.getAttribute("aria-disabled") === "true") return;
-    seek(where() + 1);
+    seek(stopAfter(timeline, where()));
+  });
+  // PageUp and PageDown move by a moment (a range input's own would move a tenth)
+  scrubber.addEventListener("keydown", (event) => {
+    if (event.key !== "PageUp" && event.key !== "PageDown") return;
+    event.preventDefault();
+    const from = where();
+    seek(event.key === "PageUp" ? stopAfter(timeline, from) : stopBefore(timeline, from));
   });
 
   // The scrubber: a drag sends now and then; letting go (or a key) sends where it is.
@@ -185,7 +208,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
       stopReplay();
       return;
     }
-    seek(timeline.cursor + 1, { fromReplay: true });
+    seek(stopAfter(timeline, timeline.cursor), { fromReplay: true });
   }
 
   function stopReplay() {
@@ -200,16 +223,31 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
 
   // -- drawing ----------------------------------------------------------------------------
 
-  function showReadout(cursor) {
-    const text =
-      timeline.length === 0
-        ? t("No actions yet")
-        : fmt(tn("%(n)s of %(total)s action", "%(n)s of %(total)s actions", timeline.length), {
-            n: num(cursor),
-            total: num(timeline.length),
-          });
+  function showReadout(position) {
+    const text = momentText(timeline, position);
     if (readout.textContent !== text) readout.textContent = text;
-    scrubber.setAttribute("aria-valuetext", text);
+    // The time is known where the cursor is (its frame said), not where a drag is. At
+    // the end it runs (the Time row's timer says it): a focused slider whose text
+    // changed ten times a second would talk over everything else.
+    const { cursor, length } = timeline;
+    const timed = clocked && timeMs !== null && position === cursor && cursor < length;
+    const valueText = timed
+      ? fmt(t("%(moment)s, at %(ms)s ms"), { moment: text, ms: num(timeMs) })
+      : text;
+    if (scrubber.getAttribute("aria-valuetext") !== valueText) {
+      scrubber.setAttribute("aria-valuetext", valueText);
+    }
+  }
+
+  function drawMarks() {
+    const key = `${timeline.length}:${timeline.moments.join(",")}`;
+    if (key === marksKey) return;
+    marksKey = key;
+    const marks = marksBackground(timeline);
+    scrubber.style.backgroundImage = marks?.image ?? "";
+    scrubber.style.backgroundSize = marks?.size ?? "";
+    scrubber.style.backgroundPosition = marks?.position ?? "";
+    scrubber.style.backgroundRepeat = marks ? "no-repeat" : "";
   }
 
   function draw() {
@@ -220,6 +258,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
     }
     const shown = dragging || seeks.size ? Number(scrubber.value) : cursor;
     showReadout(shown);
+    drawMarks();
     scrubber.style.setProperty("--fill", length ? `${(shown / length) * 100}%` : "0%");
     const off = Boolean(locked) || !enabled;
     setOff(back, off || where() <= 0, locked);
@@ -275,9 +314,20 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
   draw();
 
   return {
-    /** Redraw from a hello's or a frame's `timeline`; `frame.ref` answers our seek. */
+    /**
+     * Redraw from a hello's or a frame's `timeline`; `frame` is that hello or frame (its
+     * `t_ms` is the time at the cursor; a frame's `ref` answers our seek).
+     */
     update(next, frame = null) {
-      if (next) timeline = { cursor: next.cursor, length: next.length, forks: next.forks ?? [] };
+      if (next) {
+        timeline = {
+          cursor: next.cursor,
+          length: next.length,
+          ...momentsOf(next),
+          forks: next.forks ?? [],
+        };
+      }
+      if (typeof frame?.t_ms === "number") timeMs = frame.t_ms;
       if (frame?.ref && seeks.delete(frame.ref) && !seeks.size) lastSent = null;
       const fork = (frame?.events ?? []).find((e) => e.type === "forked");
       if (fork) {
@@ -325,7 +375,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
     /** Sentences for the narrator about a frame's timeline events. */
     describe(events) {
       return events.map((e) => {
-        if (e.type === "seeked") return describeSeek(e, timeline.length);
+        if (e.type === "seeked") return describeSeek(e, timeline);
         if (e.type === "forked") {
           return t("A new branch started here; the one it left is kept as an earlier branch.");
         }
@@ -350,17 +400,6 @@ export function describeFork(event) {
     ),
     { at: num(event.at), n: num(event.left_behind) },
   );
-}
-
-function describeSeek(event, length) {
-  if (event.to === 0) return t("Back at the start, before any action.");
-  if (event.to >= length) {
-    return fmt(t("At the latest moment: action %(n)s."), { n: num(event.to) });
-  }
-  return fmt(t("Showing the moment after action %(n)s of %(total)s."), {
-    n: num(event.to),
-    total: num(length),
-  });
 }
 
 function setOff(element, off, reason) {

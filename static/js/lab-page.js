@@ -157,7 +157,7 @@ async function boot() {
               clocked: Boolean(timeline),
             })
           : null;
-        history?.update(hello.timeline);
+        history?.update(hello.timeline, hello);
         unbindSpace = timeline?.bindSpace(stage) ?? (() => {});
         markMoment(hello);
         root.dataset.room = hello.room;

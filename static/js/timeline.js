@@ -4,7 +4,7 @@
  * virtual clock, and a line that says whether time is running, paused, or standing still
  * because nothing is scheduled. It redraws from `snapshot.playback` on every frame.
  * It is the "Time" row of the playback panel (simulated time); the "History" row beside
- * it (history-bar.js) moves through the actions instead. While the history's cursor is in
+ * it (history-bar.js) moves through the moments instead. While the history's cursor is in
  * the past, time waits (the room clock does not tick there): `setPast(true)` says so.
  */
 

@@ -281,7 +281,14 @@ async def test_a_link_opened_over_the_socket_gives_the_same_state():
     await second.send_json_to({"type": "open_link", "link": link["link"]})
     hello = await next_of(second, "hello")
     assert hello["digest"] == frame["digest"]
-    assert hello["timeline"] == {"cursor": 1, "length": 2, "forks": []}
+    assert hello["timeline"] == {
+        "cursor": 1,
+        "length": 2,
+        "moments": [0],  # the write; the clock's tick is not a moment
+        "moments_skipped": 0,
+        "moments_total": 1,
+        "forks": [],
+    }
     assert hello["room"] != frame.get("room")
 
     await second.send_json_to({"type": "open_link", "ref": "z", "link": "1.broken"})
