@@ -123,7 +123,14 @@ class History:
             "moments_skipped": start,
             "moments_total": total,
             "forks": [
-                {"id": f["id"], "at": f["at"], "length": f["length"]}
+                {
+                    "id": f["id"],
+                    "at": f["at"],
+                    "length": f["length"],
+                    # the same, counted in moments (what people did)
+                    "at_moment": f["at_moment"],
+                    "moments": f["moments"],
+                }
                 for f in self.forks
             ],
         }
@@ -178,6 +185,8 @@ class History:
     def _fork(self) -> dict:
         """Leave the actions after the cursor behind (they stay in the room's log)."""
         dropped = self.actions[self.cursor :]
+        at_moment = bisect.bisect_left(self.moments, self.cursor)  # moments begun
+        moments_left_behind = len(self.moments) - at_moment
         self._forked += 1
         self.forks.append(
             {
@@ -185,6 +194,8 @@ class History:
                 "at": self.cursor,
                 "length": len(self.actions),
                 "actions": self.actions[:],
+                "at_moment": at_moment,
+                "moments": len(self.moments),
             }
         )
         del self.forks[:-MAX_FORKS_KEPT]
@@ -201,6 +212,8 @@ class History:
             "fork": self._forked,
             "at": self.cursor,
             "left_behind": len(dropped),
+            "at_moment": at_moment,
+            "moments_left_behind": moments_left_behind,
         }
 
     def cost_of(self, name: Any, args: Any) -> int:

@@ -292,11 +292,11 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
           className: "history-branch-words",
           text: fmt(
             tn(
-              "Left at action %(at)s: %(n)s action in all",
-              "Left at action %(at)s: %(n)s actions in all",
-              fork.length,
+              "Left at moment %(at)s: %(n)s moment in all",
+              "Left at moment %(at)s: %(n)s moments in all",
+              fork.moments ?? fork.length,
             ),
-            { at: num(fork.at), n: num(fork.length) },
+            { at: num(fork.at_moment ?? fork.at), n: num(fork.moments ?? fork.length) },
           ),
         });
         const copy = button(t("Copy this branch's link"), "button button-quiet history-branch-copy");
@@ -394,11 +394,14 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
 export function describeFork(event) {
   return fmt(
     tn(
-      "You acted in the past, so a new branch started after action %(at)s. The %(n)s action that came after it is kept as an earlier branch: copy its link below.",
-      "You acted in the past, so a new branch started after action %(at)s. The %(n)s actions that came after it are kept as an earlier branch: copy its link below.",
-      event.left_behind,
+      "You acted in the past, so a new branch started after moment %(at)s. The %(n)s moment that came after it is kept as an earlier branch: copy its link below.",
+      "You acted in the past, so a new branch started after moment %(at)s. The %(n)s moments that came after it are kept as an earlier branch: copy its link below.",
+      event.moments_left_behind ?? event.left_behind,
     ),
-    { at: num(event.at), n: num(event.left_behind) },
+    {
+      at: num(event.at_moment ?? event.at),
+      n: num(event.moments_left_behind ?? event.left_behind),
+    },
   );
 }
 

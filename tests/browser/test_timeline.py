@@ -119,13 +119,13 @@ def test_scrubbing_back_shows_exactly_the_earlier_state_and_acting_there_forks(
     at(page, 2, 2)
     expect(shards(page)).to_have_count(4)
     forked = bar.locator(".history-forked")
-    expect(forked).to_contain_text("a new branch started after action 1")
-    expect(forked).to_contain_text("The 2 actions that came after it")
+    expect(forked).to_contain_text("a new branch started after moment 1")
+    expect(forked).to_contain_text("The 2 moments that came after it")
     expect(bar.locator(".history-past")).to_be_hidden()
     branches = bar.locator(".history-branches")
     expect(branches.locator("summary")).to_have_text("Earlier branch (1)")
     expect(branches.locator(".history-branch")).to_have_text(
-        "Left at action 1: 3 actions in allCopy this branch's link"
+        "Left at moment 1: 3 moments in allCopy this branch's link"
     )
     branch_link = copy_link(
         page, ".history-branch-copy", ".history-branch .share-status"

@@ -66,9 +66,18 @@ def test_acting_in_the_past_forks_and_keeps_the_old_branch():
         timeline.apply("add_shard", {})
     timeline.apply("seek", {"to": 1})
     events = timeline.apply("set_vnodes", {"vnodes": 64})
-    assert events[0] == {"type": "forked", "fork": 1, "at": 1, "left_behind": 2}
+    assert events[0] == {
+        "type": "forked",
+        "fork": 1,
+        "at": 1,
+        "left_behind": 2,
+        "at_moment": 1,
+        "moments_left_behind": 2,
+    }
     assert (timeline.cursor, timeline.length) == (2, 2)
-    assert timeline.as_dict()["forks"] == [{"id": 1, "at": 1, "length": 3}]
+    assert timeline.as_dict()["forks"] == [
+        {"id": 1, "at": 1, "length": 3, "at_moment": 1, "moments": 3}
+    ]
     assert [e.name for e in timeline.forks[0]["actions"]] == ["add_shard"] * 3
     expected = [("add_shard", {}), ("set_vnodes", {"vnodes": 64})]
     assert timeline.lab.digest() == digest_after("hash-placement", expected, 1)

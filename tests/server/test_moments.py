@@ -248,3 +248,20 @@ async def test_a_class_started_mid_story_shows_its_students_the_same_moments():
     assert hello["timeline"] == frame["timeline"]
     await teacher.disconnect()
     await ana.disconnect()
+
+
+def test_a_fork_counts_what_it_leaves_in_moments_not_ticks():
+    timeline = History(LABS["quorum"], 2)
+    timeline.apply("write", {"w": "ALL", "coordinator": "A"})
+    for _ in range(30):
+        timeline.apply("advance", {"ms": 5})  # the clock's ticks: no moments
+    timeline.apply("read", {"r": "ALL", "coordinator": "B"})
+    for _ in range(30):
+        timeline.apply("advance", {"ms": 5})
+    timeline.apply("seek", {"to": 31})  # just before the read
+    events = timeline.apply("heal_all", {})
+    forked = events[0]
+    assert (forked["left_behind"], forked["moments_left_behind"]) == (31, 1)
+    assert forked["at_moment"] == 1
+    (fork,) = timeline.as_dict()["forks"]
+    assert (fork["length"], fork["moments"], fork["at_moment"]) == (62, 2, 1)
