@@ -41,7 +41,7 @@ export async function copyText(text) {
   try {
     done = document.execCommand("copy");
   } catch {
-    done = false;
+    // refused outright: done stays false
   }
   area.remove();
   return done;
