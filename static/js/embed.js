@@ -81,7 +81,6 @@ export async function bootEmbed(root) {
   /** @param {Hello} hello */
   function draw(hello) {
     renderer?.destroy();
-    controls?.destroy?.();
     timeline?.destroy();
     unbindSpace();
     rendererRefs = new Set();
