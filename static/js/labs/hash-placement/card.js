@@ -30,9 +30,10 @@ export function createCard(parent, scheme) {
     <div class="card-metrics"></div>`;
   article.setAttribute("aria-labelledby", `card-title-${scheme}`);
   parent.append(article);
-  const title = article.querySelector("h2");
-  const explain = article.querySelector(".explain");
-  const lookupText = article.querySelector(".lookup-text");
+  // the three are in the markup just above
+  const title = /** @type {HTMLElement} */ (article.querySelector("h2"));
+  const explain = /** @type {HTMLElement} */ (article.querySelector(".explain"));
+  const lookupText = /** @type {HTMLElement} */ (article.querySelector(".lookup-text"));
   // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the key
   // dots in the front SVG, the canvas that stands in for the dots while they move
   // (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
