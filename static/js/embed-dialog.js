@@ -133,6 +133,12 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
     return label_;
   }
 
+  /**
+   * A number field for the frame's `name` ("width" or "height"): the row and its input.
+   * @param {"width" | "height"} name
+   * @param {string} label
+   * @returns {[HTMLElement, HTMLInputElement]}
+   */
   function sizeField(name, label) {
     const input = el("input", {
       attrs: {
