@@ -8,3 +8,7 @@ class PlaygroundConfig(AppConfig):
 
     name = "playground"
     verbose_name = "Distributed Data Playground"
+
+    def ready(self) -> None:
+        """Register the system check of the pages' module graphs."""
+        from playground import modulepreload  # noqa: F401

@@ -11,7 +11,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from playground.inbound import InboundLimits  # noqa: E402
+from playground.modulepreload import warm  # noqa: E402
 from playground.routing import websocket_urlpatterns  # noqa: E402
+
+# every page's module graph, read now: a module importing a missing file fails here
+warm()
 
 application = ProtocolTypeRouter(
     {

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_safe
 
 from playground.catalogue import find_lab
 from playground.links import MAX_LINK_CHARS, LinkError, read_link
+from playground.modulepreload import EMBED_SCRIPT
 from playground.views import lab_context, seed_from
 
 PROVIDER_NAME = "Distributed Data Playground"
@@ -122,7 +123,7 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such lab")
     options = EmbedOptions.from_query(request.GET)
     page_query = f"?seed={options.seed}" if options.seed else ""
-    context = lab_context(*found)
+    context = lab_context(*found, script=EMBED_SCRIPT)
     context.update(
         options=options,
         page_url=reverse("lab", args=[found[1].slug]) + page_query,

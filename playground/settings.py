@@ -167,6 +167,10 @@ PLAYGROUND_MESSAGES_PER_SECOND = 20
 # frames carry `patch` (the change since the frame before) when it is clearly smaller
 # than the whole snapshot (playground/delta.py)
 PLAYGROUND_FRAME_PATCHES = os.environ.get("PLAYGROUND_FRAME_PATCHES", "1") == "1"
+# pages list their whole ES module graph as <link rel="modulepreload"> so the browser
+# asks for every module at once (playground/modulepreload.py); off: only the page's
+# own script, as before (benchmarks/first_drawing.py compares the two)
+PLAYGROUND_MODULEPRELOAD = env_flag("PLAYGROUND_MODULEPRELOAD", True)
 
 LOGGING = {
     "version": 1,

@@ -14,6 +14,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
 from playground.catalogue import CHAPTERS, find_lab
+from playground.modulepreload import LAB_PAGE_SCRIPT, module_preloads, renderer_path
 from playground.rooms.door import LineFull, door
 from simulators.engine.rng import SEED_MAX
 
@@ -50,8 +51,10 @@ def lab(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "labs/lab.html", context)
 
 
-def lab_context(chapter, entry) -> dict:
-    """What every page that runs a lab needs: its names, socket, renderer and guide."""
+def lab_context(chapter, entry, script=LAB_PAGE_SCRIPT) -> dict:
+    """What every page that runs a lab needs: its names, socket, renderer, guide, and
+    the modules to preload (`script`, the page's own module, and all they import)."""
+    renderer = renderer_path(entry.slug)
     return {
         "lab": {
             "slug": entry.slug,
@@ -61,7 +64,8 @@ def lab_context(chapter, entry) -> dict:
             "chapter_number": chapter.number,
         },
         "ws_path": f"/ws/labs/{entry.slug}/",
-        "renderer_module": static(f"js/labs/{entry.slug}.js"),
+        "renderer_module": static(renderer),
+        "module_preloads": module_preloads(script, renderer),
         "narrative_template": f"labs/narratives/{entry.slug}.html",
     }
 
