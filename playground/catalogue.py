@@ -195,6 +195,12 @@ CHAPTERS = (
 )
 
 
+def built_labs(first: Chapter | None = None) -> list[tuple[Chapter, LabEntry]]:
+    """Every lab that can be opened, by chapter; the labs of `first` come first."""
+    found = [(chapter, e) for chapter in CHAPTERS for e in chapter.labs if e.built]
+    return sorted(found, key=lambda pair: pair[0] is not first)  # stable: order kept
+
+
 def find_lab(slug: str) -> tuple[Chapter, LabEntry] | None:
     """The chapter and entry for a slug, or None."""
     for chapter in CHAPTERS:

@@ -2,7 +2,8 @@
 
 `/embed/<slug>/` is the only page that may be framed by another site: it drops
 X-Frame-Options and its Content-Security-Policy says `frame-ancestors *`; every other
-page keeps `X-Frame-Options: DENY` and `frame-ancestors 'none'`. Its options are query
+page keeps `X-Frame-Options: DENY` and `frame-ancestors 'none'`. For a lab still coming
+it is a small page that says so and links to the site. Its options are query
 parameters (`EmbedOptions`); a value that is not one of the allowed ones falls back to
 the default. The state comes from the fragment (`#link=1.…`), which never reaches the
 server: the page sends it over the websocket, and the socket gets a private room of
@@ -30,7 +31,7 @@ from django.views.decorators.http import require_safe
 from playground.catalogue import find_lab
 from playground.links import MAX_LINK_CHARS, LinkError, read_link
 from playground.modulepreload import EMBED_SCRIPT
-from playground.views import lab_context, seed_from
+from playground.views import lab_card, lab_context, seed_from
 
 PROVIDER_NAME = "Distributed Data Playground"
 
@@ -117,11 +118,19 @@ def _built_lab(slug: str):
 @csp_replace({"frame-ancestors": "*"})
 @require_safe
 def embed(request: HttpRequest, slug: str) -> HttpResponse:
-    """A lab with minimal chrome, for an <iframe> on any site."""
-    found = _built_lab(slug)
+    """A lab with minimal chrome, for an <iframe> on any site; for a lab still coming,
+    a small page that says so and links to the site."""
+    found = find_lab(slug)
     if found is None:
         raise Http404("No such lab")
     options = EmbedOptions.from_query(request.GET)
+    if not found[1].built:
+        context = {
+            "lab": lab_card(*found),
+            "options": options,
+            "page_url": reverse("lab", args=[slug]),
+        }
+        return render(request, "embed/coming.html", context)
     page_query = f"?seed={options.seed}" if options.seed else ""
     context = lab_context(*found, script=EMBED_SCRIPT)
     context.update(

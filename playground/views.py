@@ -1,4 +1,4 @@
-"""Pages: the catalogue, one page per built lab, and joining a class."""
+"""Pages: the catalogue, one page per lab (built, or coming), and joining a class."""
 
 import io
 import re
@@ -13,56 +13,68 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
-from playground.catalogue import CHAPTERS, find_lab
+from playground.catalogue import CHAPTERS, Chapter, LabEntry, built_labs, find_lab
 from playground.modulepreload import LAB_PAGE_SCRIPT, module_preloads, renderer_path
 from playground.rooms.door import LineFull, door
 from simulators.engine.rng import SEED_MAX
 
 
 def catalogue(request: HttpRequest) -> HttpResponse:
-    """Every lab by chapter; the ones still coming have no link."""
+    """The labs that can be opened first, then the ones still coming, by chapter."""
     chapters = [
         {
             "number": chapter.number,
             "title": chapter.title,
-            "labs": [
-                {
-                    "slug": e.slug,
-                    "title": e.title,
-                    "promise": e.promise,
-                    "built": e.built,
-                    "url": e.url,
-                }
-                for e in chapter.labs
-            ],
+            "labs": [lab_card(chapter, e) for e in chapter.labs],
+            "coming": [lab_card(chapter, e) for e in chapter.labs if not e.built],
         }
         for chapter in CHAPTERS
     ]
-    return render(request, "catalogue.html", {"chapters": chapters})
+    ready = [lab_card(*pair) for pair in built_labs()]
+    return render(request, "catalogue.html", {"chapters": chapters, "ready": ready})
+
+
+def lab_card(chapter: Chapter, entry: LabEntry) -> dict:
+    """A lab as a card shows it: its names, its chapter, and its page if it is built."""
+    return {
+        "slug": entry.slug,
+        "title": entry.title,
+        "promise": entry.promise,
+        "built": entry.built,
+        "url": entry.url,
+        "chapter_title": chapter.title,
+        "chapter_number": chapter.number,
+    }
 
 
 def lab(request: HttpRequest, slug: str) -> HttpResponse:
-    """A lab's page; the browser opens a websocket to run it."""
+    """A lab's page (the browser opens a websocket to run it), or a page saying it is
+    coming, with the labs that can be opened instead."""
     found = find_lab(slug)
-    if found is None or not found[1].built:
+    if found is None:
         raise Http404("No such lab")
+    if not found[1].built:
+        return render(request, "labs/coming.html", coming_context(*found))
     context = lab_context(*found)
     context["seed"] = seed_from(request.GET.get("seed"))
     return render(request, "labs/lab.html", context)
 
 
-def lab_context(chapter, entry, script=LAB_PAGE_SCRIPT) -> dict:
+def coming_context(chapter: Chapter, entry: LabEntry) -> dict:
+    """What the page of a lab still coming shows: it, and the labs built (its
+    chapter's first)."""
+    return {
+        "lab": lab_card(chapter, entry),
+        "ready": [lab_card(*pair) for pair in built_labs(first=chapter)],
+    }
+
+
+def lab_context(chapter: Chapter, entry: LabEntry, script=LAB_PAGE_SCRIPT) -> dict:
     """What every page that runs a lab needs: its names, socket, renderer, guide, and
     the modules to preload (`script`, the page's own module, and all they import)."""
     renderer = renderer_path(entry.slug)
     return {
-        "lab": {
-            "slug": entry.slug,
-            "title": entry.title,
-            "promise": entry.promise,
-            "chapter_title": chapter.title,
-            "chapter_number": chapter.number,
-        },
+        "lab": lab_card(chapter, entry),
         "ws_path": f"/ws/labs/{entry.slug}/",
         "renderer_module": static(renderer),
         "module_preloads": module_preloads(script, renderer),

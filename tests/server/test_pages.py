@@ -54,11 +54,6 @@ def test_a_bad_seed_in_the_page_address_falls_back_to_zero(client, seed):
     assert 'data-seed="0"' in html
 
 
-@pytest.mark.parametrize("slug", ["two-phase-commit", "no-such-lab"])
-def test_labs_not_built_have_no_page(client, slug):
-    assert client.get(f"/labs/{slug}/").status_code == 404
-
-
 def test_pages_refuse_to_be_framed(client):
     assert client.get("/").headers["X-Frame-Options"] == "DENY"
 
