@@ -10,7 +10,8 @@
  * The state comes from the fragment (#link=1.…), as on a lab page: socket.js sends it as
  * open_link and hands over the hello that answers it, never the fresh room's hello first
  * (no flash of the wrong state). A link the server refuses leaves the fresh lab drawn
- * with the reason. #lab gets data-drawn="1" in the animation frame after the first
+ * with the reason. #lab gets data-drawn="1" (and the page the performance mark
+ * "lab:first-drawing", as lab-page.js) in the animation frame after the first
  * drawing is mounted (benchmarks/embed_transfer.py waits for it) and data-state
  * "link", "fresh" or "bad-link".
  */
@@ -126,7 +127,9 @@ export async function bootEmbed(root) {
     root.dataset.room = hello.room;
     if (!root.dataset.drawn) {
       requestAnimationFrame(() => {
+        if (root.dataset.drawn) return;
         root.dataset.drawn = "1";
+        performance.mark("lab:first-drawing");
       });
     }
   }

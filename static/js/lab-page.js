@@ -7,7 +7,8 @@
  *
  * A frame whose action is `seek` jumps to another moment: the renderer is mounted afresh
  * from its snapshot (as on a hello), since renderers animate a frame from the one before.
- * #lab carries `data-digest`, `data-cursor` and `data-length` of the moment shown.
+ * #lab carries `data-digest`, `data-cursor` and `data-length` of the moment shown, and
+ * `data-drawn="1"` from the first drawing on (`markFirstDrawing`).
  */
 
 import { createClassroom } from "./classroom.js";
@@ -158,6 +159,7 @@ async function boot() {
         lastHello = hello;
         stage.removeAttribute("aria-busy");
         mountRenderer(hello);
+        markFirstDrawing(root);
         controls = createControls(controlsEl, hello.declaration, userSend, { quick: quickEl });
         controls.refresh(hello.snapshot);
         timeline = timelineEl ? createTimeline(timelineEl, hello.declaration, userSend) : null;
@@ -277,6 +279,21 @@ function showLinkRefused(notice, error) {
     again,
   );
   notice.hidden = false;
+}
+
+/**
+ * The first drawing is the animation frame after the renderer's first mount: #lab gets
+ * `data-drawn="1"` and the page the performance mark "lab:first-drawing", whose
+ * startTime counts from the navigation's start (benchmarks/first_drawing.py); embed.js
+ * does the same.
+ */
+function markFirstDrawing(root) {
+  if (root.dataset.drawn) return;
+  requestAnimationFrame(() => {
+    if (root.dataset.drawn) return;
+    root.dataset.drawn = "1";
+    performance.mark("lab:first-drawing");
+  });
 }
 
 // Events the history bar puts into words (history-bar.js), not the lab's renderer.
