@@ -3,13 +3,15 @@
 Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
 uhashring); the network engine against SimPy; the quorum counter; seeking in
 10,000-action histories; the browser's frame rate; the bytes an embed transfers before
-it is drawn; the classroom fan-out (one host, hundreds of students on websockets);
+it is drawn; each lab's first drawing at 150 ms round trip, modulepreload on and off;
+the classroom fan-out (one host, hundreds of students on websockets);
 declared replay costs against measured ones; the server's memory under a message flood
 and a bystander's wait under a link bomb.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
-`--no-browser` (skip the frame rate measured in headless Chromium),
+`--no-browser` (skip what is measured in headless Chromium: frame rates, embed bytes,
+first drawings),
 `--no-fanout` (skip the classroom fan-out of `python -m benchmarks.fanout`, which
 takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`
 and the link bomb of `python -m benchmarks.link_bomb`, about two minutes).
@@ -66,10 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.browser_fps import browser_rows
         from benchmarks.browser_network_fps import network_rows
         from benchmarks.embed_transfer import table_rows
+        from benchmarks.first_drawing import first_drawing_rows
 
         rows += browser_rows(args.repeat)
         rows += network_rows(args.repeat)
         rows += table_rows(min(args.repeat, 3))
+        rows += first_drawing_rows(min(args.repeat, 3))
     if not args.no_fanout:
         from benchmarks.fanout import fanout_rows
 

@@ -110,6 +110,7 @@ class Daphne:
     process: subprocess.Popen
     port: int
     log_path: Path
+    scheme: str = "http"  # "https" when it serves TLS (and HTTP/2)
 
     @property
     def pid(self) -> int:
@@ -117,7 +118,7 @@ class Daphne:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     @property
     def origin(self) -> str:
@@ -128,7 +129,8 @@ class Daphne:
         """The websocket address of a lab with a query (None values left out)."""
         pairs = {k: v for k, v in query.items() if v is not None}
         tail = f"?{urlencode(pairs)}" if pairs else ""
-        return f"ws://127.0.0.1:{self.port}/ws/labs/{slug}/{tail}"
+        scheme = "wss" if self.scheme == "https" else "ws"
+        return f"{scheme}://127.0.0.1:{self.port}/ws/labs/{slug}/{tail}"
 
     def kill(self) -> None:
         """kill -9: no clean-up of any kind, as when a machine loses the process."""
@@ -234,18 +236,26 @@ def start_daphne(
     name: str = "",
     app: str = APPLICATION,
     root: Path = ROOT,
+    tls: tuple[Path, Path] | None = None,
 ) -> Daphne:
     """Start daphne (already migrated) with `env`; return once it listens.
 
     `app` is another ASGI application to serve instead (a benchmark's floor); `root`
-    another checkout to serve the code of (a benchmark's run of an earlier commit)."""
+    another checkout to serve the code of (a benchmark's run of an earlier commit);
+    `tls` a (private key, certificate) pair to serve HTTPS with, and HTTP/2 where
+    Twisted's http2 extra (h2) is installed."""
     env = env if env is not None else server_env(var_dir)
     port = port or free_port()
     log_path = Path(var_dir) / f"daphne{'-' + name if name else ''}-{port}.log"
+    if tls:
+        key, certificate = tls
+        where = ["-e", f"ssl:{port}:interface=127.0.0.1:privateKey={key}"]
+        where[-1] += f":certKey={certificate}"
+    else:
+        where = ["-b", "127.0.0.1", "-p", str(port)]
     with open(log_path, "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-            + [*DAPHNE_LIMITS, app],
+            [sys.executable, "-m", "daphne", *where, *DAPHNE_LIMITS, app],
             cwd=root,
             env=env,
             stdout=log,
@@ -256,7 +266,7 @@ def start_daphne(
     except BaseException:
         stop_process(process)
         raise
-    return Daphne(process, port, log_path)
+    return Daphne(process, port, log_path, "https" if tls else "http")
 
 
 @contextmanager
