@@ -25,7 +25,6 @@ def catalogue(request: HttpRequest) -> HttpResponse:
         {
             "number": chapter.number,
             "title": chapter.title,
-            "labs": [lab_card(chapter, e) for e in chapter.labs],
             "coming": [lab_card(chapter, e) for e in chapter.labs if not e.built],
         }
         for chapter in CHAPTERS
