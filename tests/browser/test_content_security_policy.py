@@ -54,7 +54,9 @@ def act_once(page) -> None:
     expect(page.locator("#lab")).not_to_have_attribute("data-digest", digest or "")
 
 
-@pytest.mark.parametrize("path", ["/", "/join/", "/join/?code=%00"])
+@pytest.mark.parametrize(
+    "path", ["/", "/join/", "/join/?code=%00", "/labs/two-phase-commit/"]
+)
 def test_the_plain_pages_keep_to_the_policy(watched, live_server_url, path):
     visit(watched, live_server_url + path)
     expect(watched.locator(".site-header")).to_be_visible()
@@ -104,6 +106,12 @@ def test_an_embed_keeps_to_the_policy(watched, live_server_url):
     visit(watched, f"{live_server_url}/embed/quorum/?theme=dark&narrative=1&seed=2")
     expect(watched.locator("#lab")).to_have_attribute("data-drawn", "1")
     act_once(watched)
+    assert_within_policy(watched)
+
+
+def test_the_embed_of_a_coming_lab_keeps_to_the_policy(watched, live_server_url):
+    visit(watched, f"{live_server_url}/embed/two-phase-commit/?theme=dark")
+    expect(watched.locator("h1")).to_have_text("The seat and the booking on two shards")
     assert_within_policy(watched)
 
 
