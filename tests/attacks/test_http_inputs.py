@@ -133,7 +133,7 @@ def test_bad_values_in_every_join_field_are_refused_or_ignored(server, value):
         assert "\x00" not in body
 
 
-@pytest.mark.parametrize("path", ["/no-such-page/", "/labs/two-phase-commit/"])
+@pytest.mark.parametrize("path", ["/no-such-page/", "/labs/no-such-lab/"])
 def test_a_missing_page_is_the_styled_404_and_lists_no_routes(server, path):
     status, body, _ = fetch(server, path)
     assert_answered(server, status, body, {404})
