@@ -47,6 +47,7 @@ def test_every_form_of_static_import_is_read(source, expected):
         'thing.import("./method.js"); other.export * from;',
         '// import a from "./line-comment.js"',
         '/* import a from "./block.js";\n export * from "./block2.js" */',
+        '/** @import { Hello, Renderer } from "./types.js" */',  # JSDoc: a type only
         "const s = \"import a from './in-a-string.js'\";",
         "const s = 'export * from \"./in-a-string.js\"';",
         'const s = "escaped \\" import \\"./x.js\\"";',

@@ -19,7 +19,9 @@ SLUGS = sorted(LABS)
 
 def naive_graph(*entries: str) -> set[str]:
     """The URLs of the entries' graph, walked another way: `from "…"` and `import "…"`
-    found by a plain regular expression (enough for this site's own modules)."""
+    found by a plain regular expression once block comments are cut out (JSDoc's
+    `@import … from "./types.js"` is a type, not a module), enough for this site's
+    own modules."""
     seen: set[Path] = set()
     todo = [STATIC / entry for entry in entries]
     while todo:
@@ -27,7 +29,8 @@ def naive_graph(*entries: str) -> set[str]:
         if path in seen:
             continue
         seen.add(path)
-        for specifier in re.findall(r'(?:from|import)\s*"([^"]+)"', path.read_text()):
+        code = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
+        for specifier in re.findall(r'(?:from|import)\s*"([^"]+)"', code):
             if specifier == "d3":
                 todo.append(STATIC / "vendor/d3/d3.js")
             else:
