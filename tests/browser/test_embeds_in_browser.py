@@ -277,10 +277,12 @@ def test_the_embed_dialog_makes_a_snippet_of_this_moment(page, live_server_url):
     origin = live_server_url
     expect(code).to_have_value(
         f'<iframe src="{origin}/embed/quorum/#link=1.abc_DEF-123" width="800" '
-        'height="640" title="N, W, R and reads that miss the write" loading="lazy" '
+        'height="680" title="N, W, R and reads that miss the write" loading="lazy" '
         'style="border:0;max-width:100%" allow="clipboard-write"></iframe>'
     )
+    # read-only shows no controls: the frame it proposes is the short one at once
     dialog.get_by_label("Only look (read-only)").check()
+    expect(code).to_have_value(re.compile('height="520"'))
     dialog.get_by_label("Dark").check()
     dialog.get_by_label("The controls").uncheck()
     expect(code).to_have_value(
