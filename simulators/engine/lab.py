@@ -9,6 +9,8 @@ from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import SEED_MAX
 
 MIN_TOUR_STEPS, MAX_TOUR_STEPS = 3, 6
+# actions that have no form of their own on the page (the playback bar's, the room's)
+NO_CONTROL = ("timeline", "clock")
 
 
 class Lab:
@@ -99,14 +101,11 @@ class Lab:
         twice = sorted({i for i in ids if ids.count(i) > 1})
         problems += [f"step id {i!r} is used twice" for i in twice]
         for step in steps:
-            named = [
-                step.target.get("action"),
-                (step.look or {}).get("action"),
-                step.done_when.get("action"),
-                step.show_me[0],
-            ]
-            for name in filter(None, named):
-                problems += cls._shown_action_problems(step.id, name)
+            shown = [step.target.get("action"), (step.look or {}).get("action")]
+            for name in filter(None, shown):
+                problems += cls._action_problems(step.id, name, NO_CONTROL)
+            for name in filter(None, [step.done_when.get("action"), step.show_me[0]]):
+                problems += cls._action_problems(step.id, name, ("clock",))
             try:
                 cls.action_spec(step.show_me[0]).validate(step.show_me[1])
             except ActionError as error:
@@ -114,12 +113,15 @@ class Lab:
         return problems
 
     @classmethod
-    def _shown_action_problems(cls, step_id: str, name: str) -> list[str]:
+    def _action_problems(cls, step_id: str, name: str, groups: tuple) -> list[str]:
+        """Whether `name` is an action of the lab outside `groups`, in words."""
         spec = next((a for a in cls.actions if a.name == name), None)
         if spec is None:
             return [f"step {step_id}: no action named {name!r}"]
         if spec.group == "clock":
             return [f"step {step_id}: {name!r} is the room's, not a visitor's"]
+        if spec.group in groups:
+            return [f"step {step_id}: {name!r} has no form to point at"]
         return []
 
     def apply(self, name: Any, args: Any) -> list[dict]:

@@ -130,6 +130,7 @@ class CounterLab(Lab):
     actions = (
         ActionSpec("count", "Count", (Param("by", "By", "int", minimum=1, maximum=3),)),
         ActionSpec("tick", "Tick", group="clock"),
+        ActionSpec("pause", "Pause", group="timeline"),
     )
     tour = tuple(step(id=f"step-{n}") for n in range(3))
 
@@ -164,6 +165,10 @@ def test_a_sound_made_up_tour_has_no_problems():
         (
             (step(id="a"), step(id="b"), step(id="c", done_when={"action": "tick"})),
             "step c: 'tick' is the room's, not a visitor's",
+        ),
+        (
+            (step(id="a"), step(id="b"), step(id="c", target={"action": "pause"})),
+            "step c: 'pause' has no form to point at",
         ),
     ],
 )
