@@ -49,8 +49,9 @@ TOUR = (
         say=_("Heal every link, and watch the copies meet."),
         notice=_(
             "The copies compare version vectors: {A: 1} and {C: 1} are concurrent. "
-            "Last writer wins keeps the later timestamp, and the other confirmed "
-            "booking vanishes from every copy, with no error to anyone."
+            "Last writer wins keeps the booking with the later timestamp and drops "
+            "the other from every copy, although a traveller was told “booked”, and "
+            "nobody gets an error."
         ),
         target={"action": "heal_all"},
         show_me=("heal_all", {}),
@@ -61,9 +62,10 @@ TOUR = (
         id="board-tokyo",
         say=_("Read the departures board in Tokyo."),
         notice=_(
-            "One booking is left. The Tokyo traveller still holds a confirmation "
-            "for a seat no copy remembers. Under “refuse without a majority” Tokyo "
-            "would have said no instead: try it after “Start over”."
+            "The board shows one booking. The other traveller still holds a "
+            "confirmation for a seat no copy remembers. Under “refuse without a "
+            "majority” the small side would have said no instead: try it after "
+            "“Start over”."
         ),
         target={"spot": "tyo-board-anyway"},
         show_me=("board", {"node": "C", "mode": "anyway"}),
