@@ -21,6 +21,7 @@ import { createShare, linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
+import { createTour } from "./tour.js";
 
 const root = document.getElementById("lab");
 
@@ -74,6 +75,7 @@ async function boot() {
     controls?.setLocked(reason);
     timeline?.setLocked(reason);
     history?.setLocked(reason);
+    tour.setLocked(reason);
   }
 
   /** Send an action the user chose: a replay in progress stops (the user acts). */
@@ -127,6 +129,15 @@ async function boot() {
     }
   }
 
+  // the guided tour (tour.js): "Show me" sends what a click would
+  const tour = createTour({
+    card: document.getElementById("tour"),
+    opener: document.getElementById("tour-open"),
+    slug: root.dataset.lab,
+    send: userSend,
+    sendClass: (step) => socket.message("tour", { step }),
+  });
+
   const socket = new LabSocket(wsPath, {
     seed: Number.parseInt(seed, 10) || 0,
     room: entry.room,
@@ -138,6 +149,7 @@ async function boot() {
         controls?.setEnabled(state === "open");
         timeline?.setEnabled(state === "open");
         history?.setEnabled(state === "open");
+        tour.setEnabled(state === "open");
       },
       onHello(hello) {
         timeline?.destroy();
@@ -163,6 +175,7 @@ async function boot() {
         root.dataset.room = hello.room;
         root.dataset.kind = hello.kind ?? "private";
         classroom.hello(hello);
+        tour.hello(hello);
       },
       onFrame(frame) {
         if (!renderer) return;
@@ -189,6 +202,7 @@ async function boot() {
           { seq: frame.seq },
         );
         markMoment(frame);
+        tour.frame(frame);
       },
       onLinkRefused(error) {
         showLinkRefused(linkNotice, error);
@@ -198,6 +212,7 @@ async function boot() {
         classroom.refused(refusal);
       },
       onError(error) {
+        if (tour.showError(error)) return;
         if (classroom.showError(error)) return;
         if (controls?.showError(error)) return;
         if (timeline?.showError(error)) return;
@@ -212,6 +227,8 @@ async function boot() {
         classroom.presence(presence);
       },
       onClass(message) {
+        if (message.type === "tour") tour.classMessage(message);
+        else if (message.type === "role") tour.setRole(message.role);
         classroom.onMessage(message);
       },
     },

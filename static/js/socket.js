@@ -352,6 +352,7 @@ const CLASS_MESSAGES = [
   "answered",
   "roster",
   "removed",
+  "tour",
 ];
 
 const HANDLERS = {

@@ -83,6 +83,7 @@ export function createClients(container, act) {
       const button = el("button", "pc-act", label);
       button.type = "button";
       button.dataset.act = key;
+      button.dataset.spot = `${client.id}-${key}`; // "tyo-book-anyway": for the tour
       button.addEventListener("click", () => act(action, args(), box));
       buttons.append(button);
     };
@@ -235,6 +236,7 @@ export function createCopies(container) {
 /** What the copies found when they met, the conflict verdicts, and vanished bookings. */
 export function createVerdicts(container) {
   const box = el("section", "pc-verdicts");
+  box.dataset.spot = "verdicts"; // a tour step points here (tour/spotlight.js)
   box.setAttribute("aria-label", t("After healing"));
   const title = el("h3", "", t("When the copies meet"));
   const vanished = el("div", "pc-vanished");
