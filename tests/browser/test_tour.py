@@ -348,7 +348,9 @@ def test_a_host_runs_the_tour_for_everyone(visit, slug):
     expect(card(student).get_by_role("button", name="Show me")).to_have_attribute(
         "aria-disabled", "true"
     )
-    expect(card(student).locator(".tour-why")).to_contain_text("host")
+    expect(card(student).locator(".tour-status")).to_contain_text(
+        "The host is running this tour for everyone"
+    )
     expect(card(student).locator(".tour-next")).to_be_hidden()
     show_me(host)
     done(host)

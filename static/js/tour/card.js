@@ -20,6 +20,7 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
   words.setAttribute("aria-live", "polite");
   const say = element("p", "tour-say");
   const status = element("p", "tour-status");
+  status.id = "tour-status";
   const notice = element("p", "tour-notice");
   words.append(say, status, notice);
   const error = element("p", "tour-error");
@@ -55,9 +56,11 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
       setText(notice, view.notice ? fmt(t("Notice: %(what)s"), { what: view.notice }) : "");
       notice.hidden = !view.notice;
       const off = view.done ? t("This step is done.") : view.showMeOff;
-      setText(why, view.done || !view.showMeOff ? "" : view.showMeOff);
+      // following the host, the status line already says who does the steps
+      setText(why, view.done || following || !view.showMeOff ? "" : view.showMeOff);
       why.hidden = !why.textContent;
-      disable(showMe, off, why.hidden ? null : why.id);
+      const reason = following && !view.done && view.showMeOff ? status.id : why.id;
+      disable(showMe, off, why.hidden && reason === why.id ? null : reason);
       setText(next, view.last ? t("Finish") : t("Next"));
       next.hidden = following;
       disable(next, view.done ? null : t("Do this step first, or press “Show me”."));

@@ -164,9 +164,12 @@ function scrollToShow(element, shapeOf, cover) {
     const withStage = [Math.min(top, sliceTop), Math.max(bottom, sliceTop + slice)];
     if (withStage[1] - withStage[0] <= band.bottom - band.top) [top, bottom] = withStage;
   }
+  // not flush against an edge: leave a third of the spare room (up to 120 px) beside it
+  const room = Math.max(0, Math.min(120, (band.bottom - band.top - (bottom - top)) / 3));
   let delta = 0;
-  if (bottom - top > band.bottom - band.top || top < band.top) delta = top - band.top;
-  else if (bottom > band.bottom) delta = bottom - band.bottom;
+  if (bottom - top > band.bottom - band.top) delta = top - band.top;
+  else if (top < band.top) delta = top - band.top - room;
+  else if (bottom > band.bottom) delta = bottom - band.bottom + room;
   if (delta) window.scrollBy({ top: delta, behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
