@@ -24,8 +24,8 @@ export function createControls(container, declaration, send, { quick = null } = 
   const drawing = (form) => form.action.group === "drawing";
   const panel = forms.filter((f) => !inQuick(f));
   container.replaceChildren(
-    ...panel.filter((f) => !drawing(f)).map((f) => f.element),
-    ...drawingSection(panel.filter(drawing)),
+    ...group("settings", t("Settings and more"), panel.filter((f) => !drawing(f))),
+    ...group("drawing", t("Faults: also by clicking the drawing"), panel.filter(drawing)),
   );
   quick?.replaceChildren(...forms.filter(inQuick).map((f) => f.element));
   if (quick) quick.hidden = !forms.some(inQuick);
@@ -161,20 +161,25 @@ function inPanel(action) {
   return !NOT_IN_PANEL.has(action.group ?? "");
 }
 
-/** The drawing's actions under a heading of their own (nothing when there are none). */
-function drawingSection(forms) {
+/**
+ * A collapsible group of the panel (nothing when it has no forms): open where the rail
+ * has room beside the stage, closed on a phone, where the panel sits under the stage.
+ * The drawing's actions (cut a link, stop a node...) have a group of their own.
+ */
+function group(name, title, forms) {
   if (!forms.length) return [];
-  const section = document.createElement("section");
-  section.className = "controls-group";
-  section.setAttribute("aria-labelledby", "controls-drawing-title");
-  const heading = document.createElement("h3");
-  heading.id = "controls-drawing-title";
-  heading.textContent = t("Faults: also by clicking the drawing");
+  const details = document.createElement("details");
+  details.className = "controls-group";
+  details.dataset.group = name;
+  details.open = window.matchMedia?.("(min-width: 900px)").matches ?? true;
+  const summary = document.createElement("summary");
+  summary.id = `controls-${name}-title`;
+  summary.textContent = title;
   const grid = document.createElement("div");
   grid.className = "controls";
   grid.append(...forms.map((f) => f.element));
-  section.append(heading, grid);
-  return [section];
+  details.append(summary, grid);
+  return [details];
 }
 
 /** The line that says why the controls are off, first in `place` (hidden until needed). */

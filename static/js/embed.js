@@ -79,6 +79,8 @@ export async function bootEmbed(root) {
     stage.removeAttribute("aria-busy");
     renderer.mount(stage, { ...hello, snapshot: viewOf(hello.snapshot, hello.timeline) }, {
       metrics: byId("metrics"),
+      side: byId("side"),
+      readOnly: readonly,
       send(action, args) {
         if (readonly) {
           const ref = socket.nextRef();

@@ -29,6 +29,7 @@ async function boot() {
   const { wsPath, seed, renderer: rendererUrl } = root.dataset;
   const stage = document.getElementById("stage");
   const metricsEl = document.getElementById("metrics");
+  const sideEl = document.getElementById("side");
   const controlsEl = document.getElementById("controls");
   const quickEl = document.getElementById("quick-controls");
   const timelineEl = document.getElementById("timeline");
@@ -99,6 +100,7 @@ async function boot() {
     renderer = createRenderer();
     renderer.mount(stage, { ...source, snapshot: viewOf(source.snapshot, source.timeline) }, {
       metrics: metricsEl,
+      side: sideEl,
       send(action, args) {
         if (lock) {
           // a click on the drawing while someone else drives: say why, send nothing

@@ -97,7 +97,11 @@ export function createNetworkView(container, options = {}) {
     .attr("role", "group")
     .attr("aria-label", label);
   box.append(canvas);
-  figure.append(box, caption);
+  // On the stage the drawing fits the room left to it (stage.css reads --net-aspect).
+  const fit = document.createElement("div");
+  fit.className = "net-fit";
+  fit.append(box);
+  figure.append(fit, caption);
   container.append(figure);
 
   const backdrop = svg.append("rect").attr("class", "net-backdrop");
@@ -156,11 +160,14 @@ export function createNetworkView(container, options = {}) {
 
   const resize = new ResizeObserver(() => relayout());
   resize.observe(box);
+  resize.observe(fit);
 
   function relayout(force = false) {
-    const widthPx = box.clientWidth || container.clientWidth || SIZES.wide[0];
-    const narrow = widthPx < NARROW_BELOW_PX;
+    const across = fit.clientWidth || container.clientWidth || SIZES.wide[0];
+    const narrow = across < NARROW_BELOW_PX;
     const [width, height] = narrow ? sizes.narrow : sizes.wide;
+    fit.style.setProperty("--net-aspect", String(width / height));
+    const widthPx = box.clientWidth || across;
     const changed = force || narrow !== layout.narrow || layout.width !== width;
     layout = { width, height, narrow, scale: widthPx / width };
     const dpr = window.devicePixelRatio || 1;

@@ -199,20 +199,24 @@ def test_a_read_only_embed_sends_nothing(page, live_server_url):
     )
     page.wait_for_selector("#lab[data-drawn]")
     expect(page.locator("#lab")).to_have_attribute("data-state", "link")
-    # every way to act: the panel, the quick bar, the playback bar, the drawing, Space
-    # (force: the controls say aria-disabled, which Playwright would wait out)
-    page.locator("#timeline button").first.click(force=True)
-    page.locator("#quick-controls button").first.click(force=True)
+    # nothing to press: no panel, no quick bar, no playback bar, no client buttons, and
+    # one notice that says so (before: three, and buttons that looked live, then failed)
+    for gone in ("#controls", "#quick-controls", "#timeline"):
+        expect(page.locator(gone)).to_have_count(0)
+    expect(page.locator(".pc-client .pc-act")).to_have_count(8)
+    for button in page.locator(".pc-client .pc-act").all():
+        expect(button).to_be_hidden()
+    expect(page.locator("#readonly-note")).to_be_visible()
+    expect(page.locator(".embed-readonly, .locked-note:visible")).to_have_count(1)
+    # the drawing and Space still send nothing
     page.locator('.net-link[data-link="A-B"]').click()
     page.locator('.net-node[data-node="B"]').click()
     page.locator("#stage").press("Space")
-    for button in page.locator("#controls form button[type=submit]").all()[:3]:
-        button.click(force=True)
     page.wait_for_timeout(500)
     # the (short) link rides in the socket's address; nothing is ever sent
     assert sent == [] and len(sockets) == 1 and "link=" in sockets[0]
     expect(page.locator("#lab")).to_have_attribute("data-seq", "6")
-    expect(page.locator("#timeline")).to_contain_text("read-only")
+    expect(page.locator(".net-error")).to_contain_text("read-only")
 
 
 @pytest.mark.parametrize("options", ["controls=0", "mode=readonly", "autoplay=0"])
@@ -289,4 +293,16 @@ def test_the_embed_dialog_makes_a_snippet_of_this_moment(page, live_server_url):
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert page.evaluate("document.activeElement.textContent") == "Embed"
+    assert page.console_errors == []
+
+
+def test_a_read_only_quorum_offers_no_trial_buttons(page, live_server_url):
+    """Before: "Count 1,000 trials" looked live in a read-only embed, then failed."""
+    link = example_links()["quorum"]
+    page.goto(f"{live_server_url}/embed/quorum/?mode=readonly#link={link}")
+    page.wait_for_selector("#lab[data-drawn]")
+    expect(page.locator(".q-trials")).to_be_visible()  # the counts are still shown
+    expect(page.locator('[data-q="run-trials"]')).to_be_hidden()
+    expect(page.locator("#stage button:visible, #side button:visible")).to_have_count(0)
+    expect(page.locator("#readonly-note")).to_have_count(1)
     assert page.console_errors == []

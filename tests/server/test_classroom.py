@@ -730,7 +730,7 @@ async def test_one_address_adds_only_so_many_new_members(settings):
     owner, started, _ = await start_class()
     teacher = await host(started)  # the host was the first new member
     await teacher.send(type="ask", text="How many?", choices=None)
-    await teacher.next("question")  # open before anyone answers (a busy machine is slow)
+    await teacher.next("question")  # open before anyone answers (a busy machine lags)
     voters = []
     for n in range(2):
         voter = await enter(f"room={started['room']}&client=stuffer-token-{n:06d}")

@@ -18,6 +18,7 @@ const CHANGES = new Set(["moves", "shard_added", "shard_removed", "keys_loaded"]
 export function createRenderer() {
   let cards = new Map();
   let grid = null;
+  let numbersGrid = null;
   let summary = null;
   let metricsEl = null;
   const frames = createFrameQueue();
@@ -32,7 +33,14 @@ export function createRenderer() {
       grid = document.createElement("div");
       grid.className = "scheme-grid";
       el.replaceChildren(legend(), grid);
-      cards = new Map(SCHEMES.map((scheme) => [scheme, createCard(grid, scheme)]));
+      // each scheme's spread and keys per shard: the side panel's, in the cards' order
+      numbersGrid = null;
+      if (slots.side) {
+        numbersGrid = document.createElement("div");
+        numbersGrid.className = "scheme-numbers-grid";
+        slots.side.append(numbersGrid);
+      }
+      cards = new Map(SCHEMES.map((scheme) => [scheme, createCard(grid, scheme, numbersGrid)]));
       metricsEl = slots.metrics ?? null;
       if (metricsEl) summary = createSummary(metricsEl);
       const { snapshot, metrics } = hello;
@@ -76,6 +84,7 @@ export function createRenderer() {
       for (const card of cards.values()) card.destroy();
       cards.clear();
       grid?.remove();
+      numbersGrid?.remove();
       metricsEl?.replaceChildren();
       summary = null;
     },

@@ -45,6 +45,7 @@ export function createRenderer() {
   let root = null;
   let parts = null;
   let metricsList = null;
+  let side = null;
   const myRefs = new Map();
 
   function positions(nodes, { narrow }) {
@@ -83,7 +84,7 @@ export function createRenderer() {
         if (ref) myRefs.set(ref, box);
         return ref;
       };
-      const clients = createClients(root, send);
+      const clients = createClients(root, send, { readOnly: slots.readOnly });
       const netBox = document.createElement("div");
       netBox.className = "pc-network";
       root.append(netBox);
@@ -112,9 +113,13 @@ export function createRenderer() {
         myRefs.delete(problem.ref);
         return parts.clients.showError(box, problem.message || problem.code);
       });
-      const verdicts = createVerdicts(root);
-      const copies = createCopies(root);
-      const operations = createOperations(root);
+      // what the copies hold and what the clients were told: the side panel's tables
+      side = document.createElement("div");
+      side.className = "pc-side";
+      (slots.side ?? root).append(side);
+      const verdicts = createVerdicts(side);
+      const copies = createCopies(side);
+      const operations = createOperations(side);
       parts = { header, clients, verdicts, copies, operations };
 
       if (slots.metrics) {
@@ -146,9 +151,11 @@ export function createRenderer() {
     destroy() {
       view?.destroy();
       root?.remove();
+      side?.remove();
       metricsList?.remove();
       view = null;
       root = null;
+      side = null;
       metricsList = null;
     },
   };

@@ -21,6 +21,7 @@ export function createRenderer() {
   let trials = null;
   let history = null;
   let metrics = null;
+  let side = null;
   let snapshot = null;
 
   function draw(next, metricValues, frame = null) {
@@ -50,8 +51,12 @@ export function createRenderer() {
       });
       view.onLayout(() => snapshot && drawCopies(view, snapshot));
       const send = slots.send ?? (() => null);
-      trials = createTrials(root, send);
-      history = createHistory(root);
+      // the counter and the history table are the side panel's (under or beside the stage)
+      side = document.createElement("div");
+      side.className = "quorum-side";
+      (slots.side ?? root).append(side);
+      trials = createTrials(side, send, { readOnly: slots.readOnly });
+      history = createHistory(side);
       metrics = createMetrics(slots.metrics ?? null);
       draw(hello.snapshot, hello.metrics);
     },
@@ -68,7 +73,8 @@ export function createRenderer() {
       view?.destroy();
       metrics?.destroy();
       root?.remove();
-      view = root = summary = trials = history = metrics = snapshot = null;
+      side?.remove();
+      view = root = side = summary = trials = history = metrics = snapshot = null;
     },
   };
 }

@@ -11,8 +11,11 @@ import { duration } from "../../motion.js";
 
 const COUNT_UP_MS = 1400;
 
-/** Build the metrics block inside `container` (an element); returns {update}. */
-export function createCardMetrics(container) {
+/**
+ * Build the metrics block inside `container` (an element); returns {update}. The share
+ * that moved goes in `container`; the rest in `details` when given (else `container`).
+ */
+export function createCardMetrics(container, details = null) {
   container.innerHTML = "";
   const moved = element("div", "moved");
   const movedBig = element("span", "moved-big");
@@ -29,7 +32,8 @@ export function createCardMetrics(container) {
   const chart = createBarChart(chartBox, { title: t("Keys per shard") });
   const flow = element("p", "flow");
   const requests = element("p", "requests");
-  container.append(moved, spread, chartTitle, chartBox, flow, requests);
+  container.append(moved);
+  (details ?? container).append(spread, chartTitle, chartBox, flow, requests);
 
   function update(numbers, { total, hotKey, shardCount }) {
     showMoved(numbers, total);

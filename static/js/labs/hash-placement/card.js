@@ -18,14 +18,18 @@ import { initialSlots } from "./slots.js";
 
 const BINS_TOP = RING_BOTTOM + 6;
 
-/** A card for `scheme` appended to `parent`; returns {show, change, setLookup, destroy}. */
-export function createCard(parent, scheme) {
+/**
+ * A card for `scheme` appended to `parent`; returns {show, change, setLookup, destroy}.
+ * The share that moved stays on the card; the card's other numbers (spread, keys per
+ * shard, rows sent) go to `numbersParent` when given (the side panel), else on the card.
+ */
+export function createCard(parent, scheme, numbersParent = null) {
   const article = document.createElement("article");
   article.className = "scheme-card";
   article.dataset.scheme = scheme;
   article.innerHTML = `
     <header class="card-head"><h2 id="card-title-${scheme}"></h2><p class="explain"></p></header>
-    <div class="card-figure"></div>
+    <div class="card-fit"><div class="card-figure"></div></div>
     <p class="lookup-text" hidden></p>
     <div class="card-metrics"></div>`;
   article.setAttribute("aria-labelledby", `card-title-${scheme}`);
@@ -33,6 +37,7 @@ export function createCard(parent, scheme) {
   const title = article.querySelector("h2");
   const explain = article.querySelector(".explain");
   const lookupText = article.querySelector(".lookup-text");
+  const fit = article.querySelector(".card-fit");
   // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the key
   // dots in the front SVG, the canvas that stands in for the dots while they move
   // (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
@@ -58,7 +63,18 @@ export function createCard(parent, scheme) {
   const ring = createRing(back.append("g").attr("class", "ring-layer"), ringDots, scheme, painter);
   const bins = createBins(back.append("g").attr("class", "bins-layer"), binDots, painter);
   const overlay = over.append("g").attr("class", "lookup-layer");
-  const metrics = createCardMetrics(article.querySelector(".card-metrics"));
+  let numbers = null;
+  if (numbersParent) {
+    numbers = document.createElement("section");
+    numbers.className = "scheme-numbers";
+    numbers.dataset.scheme = scheme;
+    numbers.setAttribute("aria-labelledby", `numbers-title-${scheme}`);
+    const heading = document.createElement("h3");
+    heading.id = `numbers-title-${scheme}`;
+    numbers.append(heading);
+    numbersParent.append(numbers);
+  }
+  const metrics = createCardMetrics(article.querySelector(".card-metrics"), numbers);
   let snapshot = null;
   let slots = null;
   let lookup = null;
@@ -67,6 +83,7 @@ export function createCard(parent, scheme) {
   function heading(next) {
     title.textContent = schemeTitle(scheme, next);
     explain.textContent = schemeExplanation(scheme, next);
+    if (numbers) numbers.firstElementChild.textContent = title.textContent;
   }
 
   function setHeight(height, later = height, afterMs = 0) {
@@ -77,6 +94,8 @@ export function createCard(parent, scheme) {
 
   function viewHeight(height) {
     svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
+    // on the stage the figure fits the room left to it (stage.css reads --card-aspect)
+    fit.style.setProperty("--card-aspect", String(WIDTH / Math.ceil(height)));
     painter.fit(Math.ceil(height));
   }
 
@@ -183,6 +202,7 @@ export function createCard(parent, scheme) {
       painter.destroy();
       svgs.selectAll("*").interrupt();
       article.remove();
+      numbers?.remove();
     },
   };
 }

@@ -68,7 +68,7 @@ export function createHeader(container) {
 }
 
 /** One card per client: who, which server, the buttons, and the latest answers. */
-export function createClients(container, act) {
+export function createClients(container, act, { readOnly = false } = {}) {
   const row = el("div", "pc-clients");
   container.append(row);
   const cards = new Map();
@@ -108,6 +108,7 @@ export function createClients(container, act) {
     const error = el("p", "pc-error");
     error.setAttribute("role", "alert");
     error.hidden = true;
+    buttons.hidden = readOnly; // a view that only shows offers nothing to press
     const answers = el("ol", "pc-answers");
     answers.setAttribute("aria-label", t("Answers this client received, newest first"));
     box.append(title, who, buttons, error, answers);

@@ -8,16 +8,18 @@ import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
 import { failureText, levelText, msText } from "./words.js";
 
+// What a read returned and its verdict come first, so that a phone shows STALE without
+// scrolling the table sideways; how and when it ran follows.
 const COLUMNS = [
   () => t("Operation"),
+  () => t("Value"),
+  () => t("Should be"),
+  () => t("Verdict"),
+  () => t("Status"),
   () => t("Coordinator"),
   () => t("Level"),
   () => t("Invoked"),
   () => t("Done"),
-  () => t("Status"),
-  () => t("Value"),
-  () => t("Should be"),
-  () => t("Verdict"),
 ];
 
 /** Build the panel inside `parent`; returns {update(snapshot)}. */
@@ -86,14 +88,14 @@ function cells(op, copies) {
   const kind = op.kind === "write" ? t("write") : t("read");
   return [
     { text: `#${num(op.id)} ${kind}`, cls: "q-op" },
+    { text: valueText(op), cls: "q-num" },
+    { text: op.kind === "read" && op.status === "ok" ? num(op.expected) : "", cls: "q-num" },
+    verdictCell(op),
+    statusCell(op, copies),
     { text: op.coordinator },
     { text: levelText(op.level, op.needed, copies) },
     { text: msText(op.invoke_ms), cls: "q-num" },
     { text: msText(op.complete_ms), cls: "q-num" },
-    statusCell(op, copies),
-    { text: valueText(op), cls: "q-num" },
-    { text: op.kind === "read" && op.status === "ok" ? num(op.expected) : "", cls: "q-num" },
-    verdictCell(op),
   ];
 }
 

@@ -84,7 +84,11 @@ function overlapText(overlap) {
 }
 
 /** The stale-read counter, with a button that replays the first stale trial. */
-export function createTrials(parent, send) {
+/**
+ * The stale-read counter. In a read-only view (an embed that only shows) it reports the
+ * counts and offers no buttons: nothing there could act.
+ */
+export function createTrials(parent, send, { readOnly = false } = {}) {
   const section = element("section", "q-trials");
   section.setAttribute("aria-labelledby", "q-trials-title");
   const title = element("h2", null, t("Stale-read counter"));
@@ -102,6 +106,7 @@ export function createTrials(parent, send) {
   replay.dataset.q = "replay-first-stale";
   replay.hidden = true;
   buttons.append(run, replay);
+  buttons.hidden = readOnly;
   section.append(title, text, buttons);
   parent.append(section);
   let firstStale = null;
