@@ -20,6 +20,7 @@ import { isDone, loadProgress, saveProgress } from "./tour/progress.js";
 import { createSpotlight } from "./tour/spotlight.js";
 
 const LOOK_DELAY_MS = 350;
+const SETTLE_MS = 600;
 
 /**
  * `card`: the tour's section; `opener`: the header button that takes or resumes it;
@@ -47,7 +48,12 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     onSkip: skip,
     onLead: toggleLead,
   });
-  const spotlight = createSpotlight({ avoid: () => view.box() });
+  const spotlight = createSpotlight({ card, avoid: () => view.box() });
+  // the layout gives the card its height (tour.css: the stage yields it on a phone)
+  new ResizeObserver(() => {
+    const height = card.hidden ? 0 : card.getBoundingClientRect().height;
+    document.documentElement.style.setProperty("--tour-height", `${Math.ceil(height)}px`);
+  }).observe(card);
 
   opener.addEventListener("click", () => {
     if (mode === "following" && classStep) open(indexOf(classStep), { focus: true });
@@ -74,7 +80,12 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     if (mode !== "following") save("running");
     if (mode === "leading" && announce) announceStep(step().id);
     render();
-    if (scroll) spotlight.bringIntoView();
+    if (scroll) {
+      spotlight.bringIntoView();
+      // the frame that came with the step may still move things (a longer "Just now")
+      const shown = step();
+      setTimeout(() => step() === shown && spotlight.bringIntoView(), SETTLE_MS);
+    }
     if (focus) view.focus();
   }
 
@@ -120,14 +131,6 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     });
     const ringed = phase === "done" && current.look ? current.look : current.target;
     spotlight.show(ringed, phase === "done" && current.look ? "look" : "target");
-    dock();
-  }
-
-  /** On a wide screen the card sits in the bottom corner away from what it rings. */
-  function dock() {
-    const box = spotlight.element()?.getBoundingClientRect();
-    const right = box && box.width > 0 && box.left + box.width / 2 > window.innerWidth * 0.55;
-    card.dataset.dock = right ? "left" : "right";
   }
 
   function statusText() {

@@ -271,11 +271,11 @@ def test_the_partition_cap_tour_sells_the_last_seat_twice(seed):
 def test_a_step_waits_for_the_users_own_way_of_doing_it_too():
     """The browser ends a step on any frame that matches, whoever sent it."""
     lab = LABS["quorum"](seed=0)
-    levels, cut, write, *_ = lab.tour
-    run_step(lab, levels)
+    cut, levels, write, *_ = lab.tour
     # cutting another link does not end "cut the link A-C"
     assert not cut.done_by("cut_link", lab.apply("cut_link", {"link": "A-B"}))
     assert cut.done_by("cut_link", lab.apply("cut_link", {"link": "C-A"}))
+    run_step(lab, levels)
     # a write through B is not the write through A the step asks for
     events = lab.apply("write", {"w": "default", "coordinator": "B"})
     assert not write.done_by("write", events)

@@ -3,7 +3,7 @@
 from simulators.engine.declaration import TourStep
 from simulators.engine.i18n import gettext_noop as _
 
-MOVED = {"spot": "moved"}  # the page's "Moved by the last change" bars
+STAGE = {"spot": "stage"}  # each card says what the change moved, big
 
 TOUR = (
     TourStep(
@@ -17,7 +17,7 @@ TOUR = (
         target={"action": "add_shard"},
         show_me=("add_shard", {}),
         done_when={"action": "add_shard"},
-        look=MOVED,
+        look=STAGE,
     ),
     TourStep(
         id="remove-shard",
@@ -29,7 +29,7 @@ TOUR = (
         target={"action": "remove_shard"},
         show_me=("remove_shard", {"shard": "B"}),
         done_when={"action": "remove_shard"},
-        look=MOVED,
+        look=STAGE,
     ),
     TourStep(
         id="lookup",
@@ -42,7 +42,7 @@ TOUR = (
         target={"action": "lookup"},
         show_me=("lookup", {"key": "N12345"}),
         done_when={"action": "lookup"},
-        look={"spot": "stage"},
+        look=STAGE,
     ),
     TourStep(
         id="hot-key",
@@ -55,6 +55,6 @@ TOUR = (
         target={"action": "mark_hot"},
         show_me=("mark_hot", {"key": "N12345", "share_percent": 50}),
         done_when={"action": "mark_hot"},
-        look={"spot": "stage"},
+        look=STAGE,
     ),
 )

@@ -5,19 +5,6 @@ from simulators.engine.i18n import gettext_noop as _
 
 TOUR = (
     TourStep(
-        id="levels-one",
-        say=_(
-            "Set W and R to ONE: a write then waits for one copy, and a read asks one."
-        ),
-        notice=_(
-            "W + R = 2 is not more than N = 3, so the copy a read asks may be one "
-            "the last write never reached."
-        ),
-        target={"action": "set_levels"},
-        show_me=("set_levels", {"w": "ONE", "r": "ONE"}),
-        done_when={"event": "levels_set", "with": {"w_needed": 1, "r_needed": 1}},
-    ),
-    TourStep(
         id="cut-a-c",
         say=_("Cut the link between A and C: click it in the drawing."),
         notice=_(
@@ -27,6 +14,19 @@ TOUR = (
         target={"link": "A-C"},
         show_me=("cut_link", {"link": "A-C"}),
         done_when={"event": "link_cut", "with": {"link": "A-C"}},
+    ),
+    TourStep(
+        id="levels-one",
+        say=_(
+            "Set W and R to ONE: a write then waits for one copy, and a read asks one."
+        ),
+        notice=_(
+            "W + R = 2 is not more than N = 3: a read may ask only a copy the last "
+            "write never reached, such as C behind the cut."
+        ),
+        target={"action": "set_levels"},
+        show_me=("set_levels", {"w": "ONE", "r": "ONE"}),
+        done_when={"event": "levels_set", "with": {"w_needed": 1, "r_needed": 1}},
     ),
     TourStep(
         id="write-a",

@@ -49,8 +49,11 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
       section.dataset.step = String(view.number);
       section.dataset.done = String(view.done);
       section.dataset.mode = view.mode;
-      setText(count, fmt(t("· step %(n)s of %(total)s"), { n: num(view.number), total: num(view.total) }));
+      const where = { n: num(view.number), total: num(view.total) };
+      setText(count, fmt(t("Step %(n)s of %(total)s"), where));
       setText(say, view.say);
+      // done: what to notice takes the place of what to do (the card stays short)
+      say.hidden = Boolean(view.notice);
       setText(status, view.status);
       status.hidden = !view.status;
       setText(notice, view.notice ? fmt(t("Notice: %(what)s"), { what: view.notice }) : "");

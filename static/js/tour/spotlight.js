@@ -17,6 +17,7 @@ import { reducedMotion } from "../motion.js";
 const MARGIN_PX = 8; // space kept between a target and the viewport's edges
 const STAGE_SLICE_PX = 140; // how much of the stage stays in view when we scroll
 const RING_PAD_PX = 6;
+const CARD_FOOT_PX = 56; // the card's buttons, kept in view when the whole card is not
 const LINK_RING_PX = 44; // a link's ring: a circle at its middle, not its whole box
 const REPLACE_MS = 400; // re-place the ring now and then: layouts move under it
 
@@ -37,8 +38,11 @@ export function findTarget(where, root = document) {
   return null;
 }
 
-/** A ring that follows one element; `avoid()` is the card's box (what not to scroll under). */
-export function createSpotlight({ avoid }) {
+/**
+ * A ring that follows one element. `card` is the tour's card and `avoid()` its box (or
+ * null): what not to scroll the element under, and what to keep in view with it.
+ */
+export function createSpotlight({ card, avoid }) {
   const ring = document.createElement("div");
   ring.className = "tour-ring";
   ring.setAttribute("aria-hidden", "true");
@@ -117,7 +121,7 @@ export function createSpotlight({ avoid }) {
     /** Scroll so the ringed element is in view, keeping some of the stage in view too. */
     bringIntoView() {
       place();
-      if (element) scrollToShow(element, ringShape, avoid());
+      if (element) scrollToShow(element, ringShape, avoid(), card);
       soon();
     },
     element: () => element,
@@ -143,26 +147,36 @@ function aroundMiddle(box) {
 
 /**
  * Scroll the page (and any scrolled box the element sits in) so the ring around the
- * element (`shapeOf` its box) is in view and not under `cover` (the card's box, or null);
- * when the element lies outside the stage and both fit, a slice of the stage's nearest
- * edge stays in view as well.
+ * element (`shapeOf` its box) is in view and not under `cover` (the card's box, or null)
+ * or a stage that stays in view; when the element lies outside a stage that scrolls
+ * with the page and both fit, a slice of the stage's nearest edge stays in view as well.
  */
-function scrollToShow(element, shapeOf, cover) {
+function scrollToShow(element, shapeOf, cover, cardElement) {
   openClosedDetails(element);
   scrollInnerBoxes(element);
   const shape = shapeOf(element.getBoundingClientRect());
   const box = { ...shape, right: shape.left + shape.width, bottom: shape.top + shape.height };
-  const band = visibleBand(box, cover);
+  const band = visibleBand(box, cover, element);
   if (box.top >= band.top && box.bottom <= band.bottom) return;
-  let top = box.top;
-  let bottom = box.bottom;
+  // what else to keep in view, when it fits: the card (unless it stays in view by
+  // itself), or at least its foot (its buttons), then a slice of the stage nearest the
+  // element (unless the stage stays in view by itself)
+  const extras = [];
+  if (cover && cardElement && !staysInView(cardElement)) {
+    extras.push([cover.top, cover.bottom], [cover.bottom - CARD_FOOT_PX, cover.bottom]);
+  }
   const stage = document.getElementById("stage");
-  if (stage && !stage.contains(element)) {
+  if (stage && !stage.contains(element) && !staysInView(stage)) {
     const s = stage.getBoundingClientRect();
     const slice = Math.min(STAGE_SLICE_PX, s.height);
     const sliceTop = box.top >= s.bottom ? s.bottom - slice : s.top;
-    const withStage = [Math.min(top, sliceTop), Math.max(bottom, sliceTop + slice)];
-    if (withStage[1] - withStage[0] <= band.bottom - band.top) [top, bottom] = withStage;
+    extras.push([sliceTop, sliceTop + slice]);
+  }
+  let top = box.top;
+  let bottom = box.bottom;
+  for (const [from, to] of extras) {
+    const joined = [Math.min(top, from), Math.max(bottom, to)];
+    if (joined[1] - joined[0] <= band.bottom - band.top) [top, bottom] = joined;
   }
   // not flush against an edge: leave a third of the spare room (up to 120 px) beside it
   const room = Math.max(0, Math.min(120, (band.bottom - band.top - (bottom - top)) / 3));
@@ -173,12 +187,31 @@ function scrollToShow(element, shapeOf, cover) {
   if (delta) window.scrollBy({ top: delta, behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
-/** The part of the viewport where an element with box `box` is seen whole. */
-function visibleBand(box, cover) {
+/**
+ * The part of the viewport where an element with box `box` is seen whole: not under the
+ * card (`cover`) nor under a stage that stays in view (sticky, on a phone) when the
+ * element is outside it.
+ */
+function visibleBand(box, cover, element) {
+  let top = MARGIN_PX;
   let bottom = window.innerHeight - MARGIN_PX;
-  const overlaps = cover && box.right > cover.left && box.left < cover.right;
-  if (overlaps && cover.top < bottom) bottom = cover.top - MARGIN_PX;
-  return { top: MARGIN_PX, bottom: Math.max(bottom, MARGIN_PX + 80) };
+  const stage = document.getElementById("stage");
+  const covers = [];
+  if (cover) covers.push(cover);
+  if (stage && !stage.contains(element) && staysInView(stage)) {
+    covers.push(stage.getBoundingClientRect());
+  }
+  for (const over of covers) {
+    if (!(box.right > over.left && box.left < over.right)) continue;
+    if (over.top < window.innerHeight / 2) top = Math.max(top, over.bottom + MARGIN_PX);
+    else bottom = Math.min(bottom, over.top - MARGIN_PX);
+  }
+  return { top, bottom: Math.max(bottom, top + 80) };
+}
+
+/** Whether `element` stays in view as the page scrolls (sticky, or fixed). */
+function staysInView(element) {
+  return /sticky|fixed/.test(getComputedStyle(element).position);
 }
 
 /** A target inside a folded `<details>` (a collapsed group of controls) is unfolded. */

@@ -17,7 +17,6 @@ export function createSummary(container) {
   keys.className = "summary-keys";
   const list = document.createElement("ul");
   list.className = "summary-bars";
-  list.dataset.spot = "moved"; // a tour step points here (tour/spotlight.js)
   const rows = new Map(
     SCHEMES.map((scheme) => {
       const item = document.createElement("li");
