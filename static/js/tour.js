@@ -20,7 +20,6 @@ import { isDone, loadProgress, saveProgress } from "./tour/progress.js";
 import { createSpotlight } from "./tour/spotlight.js";
 
 const LOOK_DELAY_MS = 350;
-const SETTLE_MS = 600;
 
 /**
  * `card`: the tour's section; `opener`: the header button that takes or resumes it;
@@ -80,12 +79,7 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     if (mode !== "following") save("running");
     if (mode === "leading" && announce) announceStep(step().id);
     render();
-    if (scroll) {
-      spotlight.bringIntoView();
-      // the frame that came with the step may still move things (a longer "Just now")
-      const shown = step();
-      setTimeout(() => step() === shown && spotlight.bringIntoView(), SETTLE_MS);
-    }
+    if (scroll) spotlight.bringIntoView();
     if (focus) view.focus();
   }
 

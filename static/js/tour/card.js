@@ -2,6 +2,10 @@
  * The tour's card: step n of N, what to do, what to notice, and its buttons. A plain
  * view: tour.js decides, this draws. Not modal: it is a region of the page with a live
  * part for the step's words, every button reachable by Tab, and Escape skips the tour.
+ *
+ * The section is the card's place in the layout; its body is the card. When the place
+ * is scrolled out of view (the visitor went down to a table or the guide), the body
+ * floats at the bottom of the viewport and the place keeps its height, so nothing moves.
  */
 
 import { fmt, num, t } from "../i18n.js";
@@ -35,7 +39,10 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
   const skip = button(t("Skip tour"), "button button-quiet tour-skip", onSkip);
   const buttons = element("div", "tour-buttons");
   buttons.append(showMe, next, lead, skip);
-  section.replaceChildren(title, words, error, why, buttons);
+  const body = element("div", "tour-body");
+  body.append(title, words, error, why, buttons);
+  section.replaceChildren(body);
+  floatWhenAway(section, body);
   section.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || event.defaultPrevented) return;
     event.preventDefault();
@@ -83,11 +90,26 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
     focus() {
       title.focus();
     },
-    /** The card's box on screen, or null while it is hidden. */
+    /** The card's box on screen (where it floats, if it does), or null while hidden. */
     box() {
-      return section.hidden ? null : section.getBoundingClientRect();
+      return section.hidden ? null : body.getBoundingClientRect();
     },
   };
+}
+
+/**
+ * Float `body` at the bottom of the viewport while its `place` is above it (scrolled
+ * past); the place keeps the body's height meanwhile, so the layout does not jump.
+ */
+function floatWhenAway(place, body) {
+  const seen = new IntersectionObserver(([entry]) => {
+    const away = !place.hidden && !entry.isIntersecting && entry.boundingClientRect.bottom <= 0;
+    if (away === place.classList.contains("is-floating")) return;
+    if (away) place.style.height = `${place.getBoundingClientRect().height}px`;
+    else place.style.removeProperty("height");
+    place.classList.toggle("is-floating", away);
+  });
+  seen.observe(place);
 }
 
 /** Off with a reason (`aria-disabled`, so it keeps its focus and says why), or on. */

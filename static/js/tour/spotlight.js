@@ -20,6 +20,7 @@ const RING_PAD_PX = 6;
 const CARD_FOOT_PX = 56; // the card's buttons, kept in view when the whole card is not
 const LINK_RING_PX = 44; // a link's ring: a circle at its middle, not its whole box
 const REPLACE_MS = 400; // re-place the ring now and then: layouts move under it
+const SETTLE_MS = 600; // a second look, once what came with the step has been drawn
 
 /** The element a target names in `root` (the lab page), or null. */
 export function findTarget(where, root = document) {
@@ -53,6 +54,7 @@ export function createSpotlight({ card, avoid }) {
   let element = null;
   let queued = false;
   let timer = null;
+  let again = null;
 
   function place() {
     queued = false;
@@ -118,11 +120,21 @@ export function createSpotlight({ card, avoid }) {
     },
     /** Place the ring again (the page was drawn anew). */
     refresh: soon,
-    /** Scroll so the ringed element is in view, keeping some of the stage in view too. */
+    /**
+     * Scroll so the ringed element is in view, keeping some of the stage in view too;
+     * once more a moment later, as what came with the step may still move things (a
+     * longer "Just now", the card floating once its place is scrolled away).
+     */
     bringIntoView() {
-      place();
-      if (element) scrollToShow(element, ringShape, avoid(), card);
-      soon();
+      const show = () => {
+        place();
+        if (element) scrollToShow(element, ringShape, avoid(), card);
+        soon();
+      };
+      show();
+      const ringed = where;
+      clearTimeout(again);
+      again = setTimeout(() => where === ringed && show(), SETTLE_MS);
     },
     element: () => element,
   };
@@ -162,7 +174,10 @@ function scrollToShow(element, shapeOf, cover, cardElement) {
   // itself), or at least its foot (its buttons), then a slice of the stage nearest the
   // element (unless the stage stays in view by itself)
   const extras = [];
-  if (cover && cardElement && !staysInView(cardElement)) {
+  const cardStays = [cardElement, cardElement?.firstElementChild].some(
+    (part) => part && staysInView(part),
+  );
+  if (cover && cardElement && !cardStays) {
     extras.push([cover.top, cover.bottom], [cover.bottom - CARD_FOOT_PX, cover.bottom]);
   }
   const stage = document.getElementById("stage");
