@@ -1,22 +1,35 @@
 # Two commands do all the set-up on a fresh Debian machine with Python 3.11:
 #   make run    serve the playground at http://127.0.0.1:8000 (SQLite, in-memory layer)
 #   make test   run every test (installs what the tests need, headless Chromium included)
+# Node.js and npm (18.18 or newer) run the JavaScript checks: `make jscheck`.
 
 VENV := .venv
 PY := $(VENV)/bin/python
+NODE_BIN := node_modules/.bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # daphne's cap on one websocket message (its default is 1 MiB); the playground refuses
 # anything over 64 KiB itself (playground/inbound.py, liveserver.DAPHNE_LIMITS)
 WS_LIMITS := --websocket-max-message-size 262144 --websocket-max-frame-size 262144
 
-.PHONY: run test lint format bench install browser clean messages
+.PHONY: run test lint format bench install browser clean messages jscheck
 
 $(VENV)/.installed: pyproject.toml .ci/bootstrap
 	bash .ci/bootstrap
 	touch $@
 
 install: $(VENV)/.installed
+
+# The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
+node_modules/.installed: package.json package-lock.json .ci/ensure-node
+	bash .ci/ensure-node
+	npm ci --no-audit --no-fund
+	touch $@
+
+# ESLint and TypeScript over static/js (docs/frontend.md, "Checking the JavaScript").
+jscheck: node_modules/.installed
+	$(NODE_BIN)/eslint static/js eslint.config.js
+	$(NODE_BIN)/tsc -p tsconfig.json
 
 run: install
 	$(PY) manage.py migrate --noinput
@@ -27,14 +40,14 @@ run: install
 browser:
 	bash .ci/ensure-browser
 
-test: install browser
+test: install browser jscheck
 	bash .ci/ensure-redis
 	bash .ci/ensure-postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
 
-lint: install
+lint: install jscheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
@@ -46,10 +59,12 @@ bench: install
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis node_modules
 
 # Extract every marked string (needs GNU gettext) for the Chinese and Thai catalogues.
 messages: install
-	$(PY) manage.py makemessages -l zh_Hans -l th --ignore '.venv/*' --ignore 'var/*'
+	$(PY) manage.py makemessages -l zh_Hans -l th --ignore '.venv/*' --ignore 'var/*' \
+		--ignore 'node_modules/*'
 	$(PY) manage.py makemessages -d djangojs -l zh_Hans -l th --ignore '.venv/*' \
-		--ignore 'static/vendor/*' --ignore 'var/*' --keyword=t --keyword=tn:1,2
+		--ignore 'static/vendor/*' --ignore 'var/*' --ignore 'node_modules/*' \
+		--keyword=t --keyword=tn:1,2

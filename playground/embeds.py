@@ -36,14 +36,23 @@ PROVIDER_NAME = "Distributed Data Playground"
 # The snippet's size: as wide as a docs column, tall enough for the drawing and the
 # controls under it (the page scrolls inside the frame when it needs more).
 DEFAULT_WIDTH = 800
-DEFAULT_HEIGHTS = {"hash-placement": 720, "quorum": 640, "partition-cap": 640}
-SHORT_HEIGHT = 520  # with the controls hidden
+# Each holds the stage, "Just now" and the first quick action in an 800-wide frame
+# (tests/browser/test_stage.py); static/js/embed-dialog.js proposes the same numbers.
+DEFAULT_HEIGHTS = {"hash-placement": 720, "quorum": 680, "partition-cap": 720}
+SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
 MIN_WIDTH, MIN_HEIGHT = 240, 200  # smaller than this, no lab can be used
 MAX_SIDE = 4000  # a larger maxwidth or maxheight asks for nothing smaller: clamped
 
 LAB_PATH = re.compile(r"/(labs|embed)/(?P<slug>[-a-zA-Z0-9_]{1,50})/")
 LINK_TEXT = re.compile(r"[0-9]{1,8}\.[A-Za-z0-9_-]+")
 DIGITS = re.compile(r"[0-9]+")
+
+
+def proposed_height(slug: str, options: "EmbedOptions") -> int:
+    """The frame's height to propose: room for the controls only where there are any."""
+    if options.controls and options.mode != "readonly":
+        return DEFAULT_HEIGHTS.get(slug, 640)
+    return SHORT_HEIGHT
 
 
 @dataclass(frozen=True)
@@ -182,7 +191,7 @@ def _oembed_answer(request: HttpRequest) -> dict:
         src += f"?{query}"
     if link:
         src += f"#link={link}"
-    height = DEFAULT_HEIGHTS.get(slug, 640) if options.controls else SHORT_HEIGHT
+    height = proposed_height(slug, options)
     width = DEFAULT_WIDTH
     if max_width is not None:
         width = min(width, max_width)

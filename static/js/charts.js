@@ -13,7 +13,11 @@ const ROW = 22;
 const LABEL_W = 22;
 const VALUE_W = 64;
 
-/** A horizontal bar chart inside `container`; call `update(values, {mean})`. */
+/**
+ * A horizontal bar chart inside `container`; call `update(values, {mean})`.
+ * @param {HTMLElement} container
+ * @param {{title: string}} options `title` starts the spoken summary
+ */
 export function createBarChart(container, { title }) {
   const svg = d3
     .select(container)
@@ -24,6 +28,10 @@ export function createBarChart(container, { title }) {
   const bars = svg.append("g");
   const meanLine = svg.append("line").attr("class", "mean-line");
 
+  /**
+   * @param {Record<string, number>} values by shard
+   * @param {{mean?: number | null}} [options] a line at the mean
+   */
   function update(values, { mean } = {}) {
     const rows = Object.entries(values)
       .map(([shard, value]) => ({ shard, value }))
@@ -63,7 +71,7 @@ export function createBarChart(container, { title }) {
     meanLine
       .attr("y1", 0)
       .attr("y2", height)
-      .style("display", showMean ? null : "none")
+      .style("display", () => (showMean ? null : "none"))
       .transition()
       .duration(ms)
       .attr("x1", LABEL_W + x(mean || 0))

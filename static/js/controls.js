@@ -7,6 +7,29 @@
 import { fmt, t } from "./i18n.js";
 import { fieldFor } from "./fields.js";
 
+/** @import { Field } from "./fields.js" */
+/** @import { Action, Declaration, Send, ServerError, Snapshot } from "./types.js" */
+
+/**
+ * One action's form.
+ * @typedef {object} ActionForm
+ * @property {HTMLFormElement} element
+ * @property {Field[]} fields
+ * @property {HTMLElement} error
+ * @property {HTMLButtonElement} button
+ * @property {Action} action
+ */
+
+/**
+ * The control panel (createControls).
+ * @typedef {object} Controls
+ * @property {(snapshot: Snapshot) => void} refresh follow the snapshot (lists, values in force)
+ * @property {(ref: string | null | undefined) => void} acknowledge the server applied `ref`
+ * @property {(error: ServerError) => boolean} showError false when no form of ours sent it
+ * @property {(reason: string | null) => void} setLocked off with the reason, or on with null
+ * @property {(enabled: boolean) => void} setEnabled
+ */
+
 /**
  * Build the panel inside `container`; `send(action, args)` must return the ref used.
  * Actions the lab marks `primary` go to `quick` instead (a bar beside the drawing), so
@@ -15,13 +38,20 @@ import { fieldFor } from "./fields.js";
  * neither is shown here; "drawing" actions (cut a link, stop a node, split...) are done by
  * clicking the drawing, and are offered here too, under their own heading, so that
  * everything can be done with a keyboard or a screen reader.
+ * @param {HTMLElement} container
+ * @param {Declaration} declaration
+ * @param {Send} send
+ * @param {{quick?: HTMLElement | null}} [options]
+ * @returns {Controls}
  */
 export function createControls(container, declaration, send, { quick = null } = {}) {
+  /** @type {Map<string | null | undefined, ActionForm>} by the ref of the action it sent */
   const formsByRef = new Map();
+  /** @type {string | null} */
   let locked = null; // why the controls are off (a class someone else drives), or null
   const forms = declaration.actions.filter(inPanel).map((action) => buildForm(action));
-  const inQuick = (form) => quick && form.action.primary;
-  const drawing = (form) => form.action.group === "drawing";
+  const inQuick = (/** @type {ActionForm} */ form) => quick && form.action.primary;
+  const drawing = (/** @type {ActionForm} */ form) => form.action.group === "drawing";
   const panel = forms.filter((f) => !inQuick(f));
   container.replaceChildren(
     ...group("settings", t("Settings and more"), panel.filter((f) => !drawing(f))),
@@ -29,8 +59,13 @@ export function createControls(container, declaration, send, { quick = null } = 
   );
   quick?.replaceChildren(...forms.filter(inQuick).map((f) => f.element));
   if (quick) quick.hidden = !forms.some(inQuick);
-  const notes = [container, quick].filter(Boolean).map((place) => lockNote(place));
+  const places = [container, quick].filter((place) => place !== null);
+  const notes = places.map((place) => lockNote(place));
 
+  /**
+   * @param {Action} action
+   * @returns {ActionForm}
+   */
   function buildForm(action) {
     const element = document.createElement("form");
     element.className = action.primary && quick ? "action-form is-quick" : "action-form";
@@ -64,9 +99,11 @@ export function createControls(container, declaration, send, { quick = null } = 
    * An action whose one argument is on/off (read repair, hinted handoff) is a switch
    * named by the action, acting when it is toggled: no separate button to press.
    */
+  /** @param {ActionForm} form */
   function makeToggle(form) {
-    const input = form.element.querySelector("input[type=checkbox]");
-    const label = form.element.querySelector(`label[for="${input.id}"]`);
+    const { element } = form;
+    const input = /** @type {HTMLInputElement} */ (element.querySelector("input[type=checkbox]"));
+    const label = /** @type {HTMLLabelElement} */ (element.querySelector(`label[for="${input.id}"]`));
     input.setAttribute("role", "switch");
     label.textContent = form.action.label;
     form.button.hidden = true;
@@ -77,8 +114,10 @@ export function createControls(container, declaration, send, { quick = null } = 
     });
   }
 
+  /** @param {ActionForm} form */
   function submit(form) {
     if (locked) return;
+    /** @type {Record<string, unknown>} */
     const args = {};
     for (const field of form.fields) args[field.name] = field.value();
     clearError(form);
@@ -151,12 +190,18 @@ export function createControls(container, declaration, send, { quick = null } = 
 
 const NOT_IN_PANEL = new Set(["timeline", "clock"]);
 
-/** Whether an action takes one on/off argument and nothing else. */
+/**
+ * Whether an action takes one on/off argument and nothing else.
+ * @param {Action} action
+ */
 function isToggle(action) {
   return action.params.length === 1 && action.params[0].kind === "bool";
 }
 
-/** Whether an action has a form in the panel (or the quick bar). */
+/**
+ * Whether an action has a form in the panel (or the quick bar).
+ * @param {Action} action
+ */
 function inPanel(action) {
   return !NOT_IN_PANEL.has(action.group ?? "");
 }
@@ -165,6 +210,10 @@ function inPanel(action) {
  * A collapsible group of the panel (nothing when it has no forms): open where the rail
  * has room beside the stage, closed on a phone, where the panel sits under the stage.
  * The drawing's actions (cut a link, stop a node...) have a group of their own.
+ * @param {string} name
+ * @param {string} title
+ * @param {ActionForm[]} forms
+ * @returns {HTMLElement[]}
  */
 function group(name, title, forms) {
   if (!forms.length) return [];
@@ -182,7 +231,10 @@ function group(name, title, forms) {
   return [details];
 }
 
-/** The line that says why the controls are off, first in `place` (hidden until needed). */
+/**
+ * The line that says why the controls are off, first in `place` (hidden until needed).
+ * @param {HTMLElement} place
+ */
 function lockNote(place) {
   const note = document.createElement("p");
   note.className = "locked-note";
@@ -192,17 +244,23 @@ function lockNote(place) {
   return note;
 }
 
+/** @param {ActionForm} form */
 function clearError(form) {
   form.error.hidden = true;
   form.error.textContent = "";
   for (const field of form.fields) field.markValid();
 }
 
+/** @param {ServerError} error */
 function describeError(error) {
   const message = error.message || error.code || t("That did not work.");
   return fmt(t("Not applied: %(message)s"), { message });
 }
 
+/**
+ * @param {string} text
+ * @param {string} id
+ */
 function helpText(text, id) {
   const help = document.createElement("p");
   help.className = "help";

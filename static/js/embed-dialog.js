@@ -24,7 +24,7 @@ const SHORT_LINK_CHARS = 2000;
 // The sizes oEmbed proposes (playground/embeds.py): a docs column wide, tall enough for
 // the drawing and the controls under it.
 const DEFAULT_WIDTH = 800;
-const DEFAULT_HEIGHTS = { "hash-placement": 720, quorum: 640, "partition-cap": 640 };
+const DEFAULT_HEIGHTS = { "hash-placement": 720, quorum: 680, "partition-cap": 720 };
 const SHORT_HEIGHT = 520;
 const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light" };
 
@@ -52,9 +52,12 @@ export function embedUrl({ origin, slug, link, options = {} }) {
   return `${origin}${path}${query ? `?${query}` : ""}${fragment}`;
 }
 
-/** The height an embed needs by default (the controls take room under the drawing). */
-export function defaultHeight(slug, controls) {
-  return controls ? (DEFAULT_HEIGHTS[slug] ?? 640) : SHORT_HEIGHT;
+/**
+ * The height an embed needs by default: room for the controls where there are any (a
+ * read-only embed has none).
+ */
+export function defaultHeight(slug, controls, mode = "interactive") {
+  return controls && mode !== "readonly" ? (DEFAULT_HEIGHTS[slug] ?? 640) : SHORT_HEIGHT;
 }
 
 /** The <iframe> snippet for a docs page; every value is escaped. */
@@ -110,6 +113,10 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
       });
       input.addEventListener("change", () => {
         state[name] = value;
+        if (name === "mode" && !heightTouched) {
+          state.height = defaultHeight(slug, state.controls, state.mode);
+          heightInput.value = String(state.height);
+        }
         render();
       });
       fieldset.append(el("label", { className: "embed-option" }, input, el("span", { text: label })));
@@ -123,7 +130,7 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
     input.addEventListener("change", () => {
       state[name] = input.checked;
       if (name === "controls" && !heightTouched) {
-        state.height = defaultHeight(slug, state.controls);
+        state.height = defaultHeight(slug, state.controls, state.mode);
         heightInput.value = String(state.height);
       }
       render();
@@ -133,6 +140,12 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
     return label_;
   }
 
+  /**
+   * A number field for the frame's `name` ("width" or "height"): the row and its input.
+   * @param {"width" | "height"} name
+   * @param {string} label
+   * @returns {[HTMLElement, HTMLInputElement]}
+   */
   function sizeField(name, label) {
     const input = el("input", {
       attrs: {

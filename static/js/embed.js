@@ -23,29 +23,39 @@ import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
 
-/** Start the embed in `root` (#lab); resolves once the socket is opening. */
+/** @import { Hello, Renderer, RendererModule } from "./types.js" */
+
+/**
+ * Start the embed in `root` (#lab); resolves once the socket is opening.
+ * @param {HTMLElement} root
+ */
 export async function bootEmbed(root) {
-  const { wsPath, seed, renderer: rendererUrl } = root.dataset;
+  const { wsPath, seed, renderer: rendererUrl } =
+    /** @type {{wsPath: string, seed: string, renderer: string}} */ (root.dataset);
   const readonly = root.dataset.mode === "readonly";
+  /** @param {string} id */
   const byId = (id) => document.getElementById(id);
-  const stage = byId("stage");
-  const generalError = byId("lab-error");
+  const stage = /** @type {HTMLElement} */ (byId("stage"));
+  const generalError = /** @type {HTMLElement} */ (byId("lab-error"));
   const narrator = createNarrator({
     live: byId("narration"),
     caption: byId("latest"),
     log: byId("event-log"),
   });
   const status = createStatus(byId("connection-status"));
-  const { createRenderer } = await import(rendererUrl);
+  const { createRenderer } = /** @type {RendererModule} */ (await import(rendererUrl));
 
   const link = linkInAddress() ?? "";
-  const openLink = byId("open-in-playground");
+  const openLink = /** @type {HTMLAnchorElement | null} */ (byId("open-in-playground"));
   const pageUrl = (moment) => `${root.dataset.pageUrl}#link=${encodeURIComponent(moment)}`;
   if (openLink && link) openLink.href = pageUrl(link);
   const readonlyReason = t("This embed is read-only: open it in the playground to try things.");
 
+  /** @type {Renderer | null} */
   let renderer = null;
+  /** @type {import("./controls.js").Controls | null} */
   let controls = null;
+  /** @type {import("./timeline.js").TimelineBar | null} */
   let timeline = null;
   let unbindSpace = () => {};
   let rendererRefs = new Set();
@@ -68,9 +78,9 @@ export async function bootEmbed(root) {
     return { ...snapshot, playback: { ...snapshot.playback, playing: false } };
   }
 
+  /** @param {Hello} hello */
   function draw(hello) {
     renderer?.destroy();
-    controls?.destroy?.();
     timeline?.destroy();
     unbindSpace();
     rendererRefs = new Set();
@@ -86,7 +96,7 @@ export async function bootEmbed(root) {
           const ref = socket.nextRef();
           rendererRefs.add(ref);
           const refusal = { type: "error", code: "read_only", message: readonlyReason, ref };
-          queueMicrotask(() => socket.callbacks.onError(refusal));
+          queueMicrotask(() => socket.callbacks.onError?.(refusal));
           return ref;
         }
         const ref = socket.send(action, args);

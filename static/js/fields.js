@@ -5,7 +5,35 @@
 
 import { fmt, num, t } from "./i18n.js";
 
-/** A field for `param` of action `actionName`: {name, element, value(), markInvalid, ...}. */
+/** @import { ChoiceParam, IntParam, Param, Snapshot, TextParam } from "./types.js" */
+
+/**
+ * One parameter's field in an action's form.
+ * @typedef {object} Field
+ * @property {string} name the parameter's name
+ * @property {HTMLElement} element
+ * @property {() => unknown} value what the user chose, in its JSON type
+ * @property {(snapshot: Snapshot) => void} refresh follow the snapshot (lists, the value in force)
+ * @property {() => void} settle the form was sent: show the value in force again
+ * @property {(errorId: string) => void} markInvalid
+ * @property {() => void} markValid
+ */
+
+/**
+ * The input of one kind, before its label and help are put around it.
+ * @typedef {object} Input
+ * @property {HTMLInputElement | HTMLSelectElement} input
+ * @property {() => unknown} value
+ * @property {HTMLElement | null} [extra] shown after the input (preset chips)
+ * @property {((snapshot: Snapshot) => void) | null} [refresh]
+ */
+
+/**
+ * A field for `param` of action `actionName`: {name, element, value(), markInvalid, ...}.
+ * @param {Param} param
+ * @param {string} actionName
+ * @returns {Field}
+ */
 export function fieldFor(param, actionName) {
   const id = `field-${actionName}-${param.name}`;
   const build = BUILDERS[param.kind] ?? textField;
@@ -26,7 +54,7 @@ export function fieldFor(param, actionName) {
     field.input.setAttribute("aria-describedby", help.id);
     wrapper.append(help);
   }
-  const follow = param.current ? followCurrent(param, field) : null;
+  const follow = param.current ? followCurrent(param.current, param, field) : null;
   return {
     name: param.name,
     element: wrapper,
@@ -54,21 +82,26 @@ export function fieldFor(param, actionName) {
  * A field whose parameter names `current` (a dotted path into the snapshot) shows the
  * value in force, e.g. the W and R a lab is set to, until the user changes the field;
  * sending the form (`settle`) lets it follow the snapshot again.
+ * @param {string} path `param.current`
+ * @param {Param} param
+ * @param {Input} field
+ * @returns {(snapshot: Snapshot) => void}
  */
-function followCurrent(param, field) {
+function followCurrent(path, param, field) {
   const input = field.input;
   input.addEventListener("input", () => {
     input.dataset.edited = "1";
   });
   return (snapshot) => {
     if (input.dataset.edited || document.activeElement === input) return;
+    /** @type {any} */
     let value = snapshot;
-    for (const part of param.current.split(".")) value = value?.[part];
+    for (const part of path.split(".")) value = value?.[part];
     if (value === undefined || value === null) return;
-    if (param.kind === "choice") {
+    if (param.kind === "choice" && input instanceof HTMLSelectElement) {
       const index = param.choices.findIndex((c) => c.value === value);
       if (index >= 0 && input.selectedIndex !== index) input.selectedIndex = index;
-    } else if (param.kind === "bool") {
+    } else if (param.kind === "bool" && input instanceof HTMLInputElement) {
       input.checked = Boolean(value);
     } else if (input.value !== String(value)) {
       input.value = String(value);
@@ -76,6 +109,11 @@ function followCurrent(param, field) {
   };
 }
 
+/**
+ * @param {IntParam} param
+ * @param {string} id
+ * @returns {Input}
+ */
 function intField(param, id) {
   const input = document.createElement("input");
   input.type = "number";
@@ -85,11 +123,14 @@ function intField(param, id) {
   if (param.min !== undefined) input.min = String(param.min);
   if (param.max !== undefined) input.max = String(param.max);
   if (param.default !== undefined) input.value = String(param.default);
-  const extra = param.presets?.length ? presetChips(param, input) : null;
+  const extra = param.presets?.length ? presetChips(param.label, param.presets, input) : null;
   return { input, extra, value: () => parseTyped(input.value) };
 }
 
-/** What the user typed: an integer when it reads as one, else the raw text. */
+/**
+ * What the user typed: an integer when it reads as one, else the raw text.
+ * @param {string} raw
+ */
 function parseTyped(raw) {
   const text = raw.trim();
   if (/^[-+]?\d+$/.test(text)) return Number.parseInt(text, 10);
@@ -97,12 +138,18 @@ function parseTyped(raw) {
   return text;
 }
 
-function presetChips(param, input) {
+/**
+ * Chips that put one of `presets` in `input` (the field labelled `label`).
+ * @param {string} label
+ * @param {number[]} presets
+ * @param {HTMLInputElement} input
+ */
+function presetChips(label, presets, input) {
   const group = document.createElement("div");
   group.className = "presets";
   group.setAttribute("role", "group");
-  group.setAttribute("aria-label", fmt(t("Quick values for %(label)s"), { label: param.label }));
-  const chips = param.presets.map((preset) => {
+  group.setAttribute("aria-label", fmt(t("Quick values for %(label)s"), { label }));
+  const chips = presets.map((preset) => {
     const chip = document.createElement("button");
     chip.type = "button";
     chip.className = "chip";
@@ -124,6 +171,11 @@ function presetChips(param, input) {
   return group;
 }
 
+/**
+ * @param {ChoiceParam} param
+ * @param {string} id
+ * @returns {Input}
+ */
 function choiceField(param, id) {
   const input = document.createElement("select");
   input.id = input.name = id;
@@ -132,7 +184,10 @@ function choiceField(param, id) {
     option.selected = choice.value === param.default;
     input.append(option);
   });
-  const refresh = param.most ? (snapshot) => offerPossible(param, input, snapshot) : null;
+  const most = param.most;
+  const refresh = most
+    ? (/** @type {Snapshot} */ snapshot) => offerPossible(most, param, input, snapshot)
+    : null;
   return { input, refresh, value: () => param.choices[input.selectedIndex]?.value };
 }
 
@@ -140,10 +195,15 @@ function choiceField(param, id) {
  * A choice whose parameter names `most` (a dotted path to a number in the snapshot)
  * offers no numeric choice above it: R of 4 or 5 is not offered while N is 3. A chosen
  * one that became impossible falls back to the first choice.
+ * @param {string} path `param.most`
+ * @param {ChoiceParam} param
+ * @param {HTMLSelectElement} input
+ * @param {Snapshot} snapshot
  */
-function offerPossible(param, input, snapshot) {
+function offerPossible(path, param, input, snapshot) {
+  /** @type {any} */
   let most = snapshot;
-  for (const part of param.most.split(".")) most = most?.[part];
+  for (const part of path.split(".")) most = most?.[part];
   if (typeof most !== "number") return;
   param.choices.forEach((choice, index) => {
     const impossible = typeof choice.value === "number" && choice.value > most;
@@ -153,8 +213,13 @@ function offerPossible(param, input, snapshot) {
   if (input.options[input.selectedIndex]?.disabled) input.selectedIndex = 0;
 }
 
+/**
+ * @param {TextParam} param
+ * @param {string} id
+ * @returns {Input}
+ */
 function textField(param, id) {
-  if (param.source) return sourcedField(param, id);
+  if (param.source) return sourcedField(param.source, id);
   const input = document.createElement("input");
   input.type = "text";
   input.id = input.name = id;
@@ -168,13 +233,18 @@ function textField(param, id) {
  * A text parameter whose values come from a list in the snapshot, offered as a select.
  * `source` is a key ("shards") or a dotted path ("network.links"); a list of objects
  * offers each object's `id` (shown with its `label` when that differs).
+ * @param {string} source `param.source`
+ * @param {string} id
+ * @returns {Input}
  */
-function sourcedField(param, id) {
+function sourcedField(source, id) {
   const input = document.createElement("select");
   input.id = input.name = id;
+  /** @type {string | null} */
   let shown = null;
+  /** @param {Snapshot} snapshot */
   function refresh(snapshot) {
-    const items = sourceItems(snapshot, param.source);
+    const items = sourceItems(snapshot, source);
     const key = items.map((item) => `${item.value}\u0000${item.text}`).join("\u0001");
     if (key === shown) return; // frames arrive ten times a second: leave an open select be
     shown = key;
@@ -185,7 +255,12 @@ function sourcedField(param, id) {
   return { input, refresh, value: () => input.value };
 }
 
-/** The options a `source` names in `snapshot`: [{value, text}]. */
+/**
+ * The options a `source` names in `snapshot`: [{value, text}].
+ * @param {Snapshot} snapshot
+ * @param {string} source
+ * @returns {{value: string, text: string}[]}
+ */
 export function sourceItems(snapshot, source) {
   let list = snapshot;
   for (const part of String(source).split(".")) list = list?.[part];
@@ -199,6 +274,11 @@ export function sourceItems(snapshot, source) {
   });
 }
 
+/**
+ * @param {Param} param
+ * @param {string} id
+ * @returns {Input}
+ */
 function boolField(param, id) {
   const input = document.createElement("input");
   input.type = "checkbox";
@@ -207,4 +287,5 @@ function boolField(param, id) {
   return { input, value: () => input.checked };
 }
 
+/** @type {Record<string, (param: any, id: string) => Input>} */
 const BUILDERS = { int: intField, choice: choiceField, text: textField, bool: boolField };

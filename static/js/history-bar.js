@@ -31,24 +31,57 @@ import {
 } from "./moments.js";
 import { createCopyResult } from "./share.js";
 
+/** @import { Moments } from "./moments.js" */
+/** @import { Fork, LabEvent, Send, ServerError, Timeline } from "./types.js" */
+
+/**
+ * What the bar reads of the hello or frame a timeline came in.
+ * @typedef {{t_ms?: number, ref?: string | null, events?: LabEvent[], action?: {name: string}}} Moment
+ */
+
+/**
+ * The history bar (createHistoryBar).
+ * @typedef {object} HistoryBar
+ * @property {(next: Timeline | null | undefined, frame?: Moment | null) => void} update
+ *   redraw from a hello's or a frame's `timeline`; `frame` is that hello or frame
+ * @property {(problem: ServerError) => boolean} showError false when the error is not ours
+ * @property {(reason: string | null) => void} setLocked off with the reason, or on with null
+ * @property {(on: boolean) => void} setEnabled
+ * @property {() => void} stopReplay the user did something else
+ * @property {(events: LabEvent[]) => (string | null)[]} describe the narrator's sentences
+ *   for a frame's timeline events
+ * @property {() => void} destroy
+ */
+
 const DRAG_SEEK_MS = 200; // at most five seeks a second while dragging
 const REPLAY_STEP_MS = 700;
 
 /**
  * Build the bar in `container`. `send(action, args)` returns a ref; `getLink(fork)`
  * resolves to a `link` answer; `clocked` says the lab has its own Play (so no Replay).
+ * @param {HTMLElement} container
+ * @param {{send: Send, getLink: (fork: number | null) => Promise<{link: string}>,
+ *   clocked?: boolean}} options
+ * @returns {HistoryBar}
  */
 export function createHistoryBar(container, { send, getLink, clocked = false }) {
+  /** @type {Moments & {forks: Fork[]}} */
   let timeline = { cursor: 0, length: 0, moments: [], skipped: 0, total: 0, forks: [] };
-  let timeMs = null; // the virtual time at the cursor (a clocked lab), from its frame
+  /** @type {number | null} the virtual time at the cursor (a clocked lab), from its frame */
+  let timeMs = null;
   let marksKey = "";
+  /** @type {string | null} */
   let locked = null;
   let enabled = true;
   let dragging = false;
-  let lastSent = null; // the target of our last seek still on its way
+  /** @type {number | null} the target of our last seek still on its way */
+  let lastSent = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let throttle = null;
-  let replaying = null; // the replay's timer, or null
-  const seeks = new Set(); // refs of our seeks not yet answered
+  /** @type {ReturnType<typeof setInterval> | null} the replay's timer */
+  let replaying = null;
+  /** @type {Set<string | null | undefined>} refs of our seeks not yet answered */
+  const seeks = new Set();
   let branchesOpen = false;
 
   const title = el("h2", {
@@ -110,6 +143,11 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
 
   // -- sending --------------------------------------------------------------------------
 
+  /**
+   * Send `seek` to `to` (kept within the branch); returns its ref, or null when not sent.
+   * @param {number} to
+   * @param {{fromReplay?: boolean}} [options]
+   */
   function seek(to, { fromReplay = false } = {}) {
     if (!enabled || locked) return null;
     if (!fromReplay) stopReplay();
@@ -223,6 +261,7 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
 
   // -- drawing ----------------------------------------------------------------------------
 
+  /** @param {number} position */
   function showReadout(position) {
     const text = momentText(timeline, position);
     if (readout.textContent !== text) readout.textContent = text;
@@ -230,9 +269,10 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
     // the end it runs (the Time row's timer says it): a focused slider whose text
     // changed ten times a second would talk over everything else.
     const { cursor, length } = timeline;
-    const timed = clocked && timeMs !== null && position === cursor && cursor < length;
+    const ms = timeMs;
+    const timed = clocked && ms !== null && position === cursor && cursor < length;
     const valueText = timed
-      ? fmt(t("%(moment)s, at %(ms)s ms"), { moment: text, ms: num(timeMs) })
+      ? fmt(t("%(moment)s, at %(ms)s ms"), { moment: text, ms: num(ms) })
       : text;
     if (scrubber.getAttribute("aria-valuetext") !== valueText) {
       scrubber.setAttribute("aria-valuetext", valueText);
@@ -313,10 +353,13 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
 
   draw();
 
-  return {
+  /** @type {HistoryBar} */
+  const bar = {
     /**
      * Redraw from a hello's or a frame's `timeline`; `frame` is that hello or frame (its
      * `t_ms` is the time at the cursor; a frame's `ref` answers our seek).
+     * @param {Timeline | null | undefined} next
+     * @param {Moment | null} [frame]
      */
     update(next, frame = null) {
       if (next) {
@@ -384,13 +427,17 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
     },
     destroy() {
       stopReplay();
-      clearTimeout(throttle);
+      if (throttle !== null) clearTimeout(throttle);
       container.replaceChildren();
     },
   };
+  return bar;
 }
 
-/** The words for a fork. */
+/**
+ * The words for a fork.
+ * @param {LabEvent} event a `forked` event
+ */
 export function describeFork(event) {
   return fmt(
     tn(
@@ -405,12 +452,19 @@ export function describeFork(event) {
   );
 }
 
+/**
+ * Show `element` as off (`aria-disabled`), described by the lock's reason when there is one.
+ * @param {Element} element
+ * @param {boolean} off
+ * @param {string | null} reason
+ */
 function setOff(element, off, reason) {
   element.setAttribute("aria-disabled", String(off));
   if (off && reason) element.setAttribute("aria-describedby", "history-locked-note");
   else element.removeAttribute("aria-describedby");
 }
 
+/** @param {"back" | "forward"} direction */
 function arrow(direction) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 16 16");

@@ -23,26 +23,29 @@ import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
 import { createTour } from "./tour.js";
 
-const root = document.getElementById("lab");
+/** @import { Hello, Renderer, RendererModule } from "./types.js" */
+
+const root = /** @type {HTMLElement} */ (document.getElementById("lab"));
 
 async function boot() {
-  const { wsPath, seed, renderer: rendererUrl } = root.dataset;
-  const stage = document.getElementById("stage");
+  const { wsPath, seed, renderer: rendererUrl } =
+    /** @type {{wsPath: string, seed: string, renderer: string}} */ (root.dataset);
+  const stage = /** @type {HTMLElement} */ (document.getElementById("stage"));
   const metricsEl = document.getElementById("metrics");
   const sideEl = document.getElementById("side");
-  const controlsEl = document.getElementById("controls");
+  const controlsEl = /** @type {HTMLElement} */ (document.getElementById("controls"));
   const quickEl = document.getElementById("quick-controls");
   const timelineEl = document.getElementById("timeline");
   const historyEl = document.getElementById("history");
   const linkNotice = document.getElementById("link-notice");
-  const generalError = document.getElementById("lab-error");
+  const generalError = /** @type {HTMLElement} */ (document.getElementById("lab-error"));
   const narrator = createNarrator({
     live: document.getElementById("narration"),
     caption: document.getElementById("latest"),
     log: document.getElementById("event-log"),
   });
   const status = createStatus(document.getElementById("connection-status"));
-  const { createRenderer } = await import(rendererUrl);
+  const { createRenderer } = /** @type {RendererModule} */ (await import(rendererUrl));
   // the room, a display name and a host secret (taken out of the address bar at once)
   const entry = readEntry();
   const nameForm = document.getElementById("class-name-form");
@@ -51,9 +54,13 @@ async function boot() {
     stage.removeAttribute("aria-busy");
     name = await askName(nameForm);
   }
+  /** @type {Renderer | null} */
   let renderer = null;
+  /** @type {import("./controls.js").Controls | null} */
   let controls = null;
+  /** @type {import("./timeline.js").TimelineBar | null} */
   let timeline = null;
+  /** @type {import("./history-bar.js").HistoryBar | null} */
   let history = null;
   let lastHello = null;
   let unbindSpace = () => {};
@@ -92,7 +99,10 @@ async function boot() {
     return { ...snapshot, playback: { ...snapshot.playback, playing: false } };
   }
 
-  /** Mount a fresh renderer from `source` (a hello, or a seek's frame over the hello). */
+  /**
+   * Mount a fresh renderer from `source` (a hello, or a seek's frame over the hello).
+   * @param {Hello} source
+   */
   function mountRenderer(source) {
     renderer?.destroy();
     rendererRefs = new Set();
@@ -107,7 +117,7 @@ async function boot() {
           const ref = socket.nextRef();
           rendererRefs.add(ref);
           const refusal = { type: "error", code: "not_your_turn", message: lock, ref };
-          queueMicrotask(() => socket.callbacks.onError(refusal));
+          queueMicrotask(() => socket.callbacks.onError?.(refusal));
           return ref;
         }
         const ref = userSend(action, args);

@@ -10,7 +10,23 @@
 
 import { fmt, num, t, tn } from "./i18n.js";
 
-/** The timeline's moment fields, defaulted (an older server sends none: every action). */
+/** @import { LabEvent, Timeline } from "./types.js" */
+
+/**
+ * A timeline's moments, defaulted (momentsOf), with its cursor and length.
+ * @typedef {object} Moments
+ * @property {number} cursor
+ * @property {number} length
+ * @property {number[]} moments where each listed moment's action sits, ascending
+ * @property {number} skipped earlier moments left out of the list
+ * @property {number} total every moment of the branch
+ */
+
+/**
+ * The timeline's moment fields, defaulted (an older server sends none: every action).
+ * @param {Timeline} timeline
+ * @returns {Pick<Moments, "moments" | "skipped" | "total">}
+ */
 export function momentsOf(timeline) {
   const length = timeline.length ?? 0;
   if (!Array.isArray(timeline.moments)) {
@@ -23,7 +39,11 @@ export function momentsOf(timeline) {
   };
 }
 
-/** Where Step back goes from `position`: the start of its moment, or of the one before. */
+/**
+ * Where Step back goes from `position`: the start of its moment, or of the one before.
+ * @param {Moments} timeline
+ * @param {number} position
+ */
 export function stopBefore(timeline, position) {
   const { moments } = timeline;
   for (let i = moments.length - 1; i >= 0; i -= 1) {
@@ -33,14 +53,22 @@ export function stopBefore(timeline, position) {
   return timeline.skipped > 0 ? position - 1 : 0;
 }
 
-/** Where Step forward goes from `position`: the end of its moment (the next one's start). */
+/**
+ * Where Step forward goes from `position`: the end of its moment (the next one's start).
+ * @param {Moments} timeline
+ * @param {number} position
+ */
 export function stopAfter(timeline, position) {
   const { moments } = timeline;
   for (const at of moments) if (at > position) return at;
   return timeline.skipped + moments.length < timeline.total ? position + 1 : timeline.length;
 }
 
-/** How many moments have begun by `position` (the number of the moment it is in). */
+/**
+ * How many moments have begun by `position` (the number of the moment it is in).
+ * @param {Moments} timeline
+ * @param {number} position
+ */
 export function momentsBegun(timeline, position) {
   let begun = timeline.skipped;
   for (const at of timeline.moments) {
@@ -50,7 +78,11 @@ export function momentsBegun(timeline, position) {
   return begun;
 }
 
-/** "Moment n of N" at `position`, "Before moment 1 of N", or "No actions yet". */
+/**
+ * "Moment n of N" at `position`, "Before moment 1 of N", or "No actions yet".
+ * @param {Moments} timeline
+ * @param {number} position
+ */
 export function momentText(timeline, position) {
   const { total } = timeline;
   if (total === 0) return t("No actions yet");
@@ -66,7 +98,11 @@ export function momentText(timeline, position) {
   });
 }
 
-/** The narrator's sentence for a `seeked` event, read with the timeline after it. */
+/**
+ * The narrator's sentence for a `seeked` event, read with the timeline after it.
+ * @param {LabEvent} event
+ * @param {Moments} timeline
+ */
 export function describeSeek(event, timeline) {
   if (event.to === 0) return t("Back at the start, before any action.");
   const begun = momentsBegun(timeline, event.to);
@@ -92,6 +128,8 @@ const MARK_BUCKETS = 400; // marks within 1/400 of the track of each other are o
 /**
  * A background that draws the listed moments as ticks under the scrubber's track, set
  * through the CSSOM (the page's CSP allows no inline style): {image, size, position}.
+ * @param {Moments} timeline
+ * @returns {{image: string, size: string, position: string} | null}
  */
 export function marksBackground(timeline) {
   const { moments, length } = timeline;
@@ -114,6 +152,7 @@ export function marksBackground(timeline) {
   };
 }
 
+/** @param {number} value */
 function round(value) {
   return Math.round(value * 1000) / 1000;
 }

@@ -7,20 +7,32 @@ import { fmt, t } from "./i18n.js";
 
 const LOG_LENGTH = 8;
 
-/** A narrator writing to `live` (aria-live), `caption` and `log` (an <ol>), any may be null. */
+/**
+ * A narrator writing to `live` (aria-live), `caption` and `log` (an <ol>), any may be null.
+ * @param {{live: HTMLElement | null, caption: HTMLElement | null, log: HTMLElement | null,
+ *   limit?: number}} places
+ * @returns {{say: (sentences: (string | null | undefined)[], options?: {seq?: number}) => void,
+ *   note: (text: string) => void}}
+ */
 export function createNarrator({ live, caption, log, limit = LOG_LENGTH }) {
+  /** @type {number | null} */
   let pending = null;
 
+  /** @param {string} text */
   function announce(text) {
     if (!live) return;
     // Clear first so that saying the same words twice is still announced.
     live.textContent = "";
-    cancelAnimationFrame(pending);
+    if (pending !== null) cancelAnimationFrame(pending);
     pending = requestAnimationFrame(() => {
       live.textContent = text;
     });
   }
 
+  /**
+   * @param {string} text
+   * @param {number} [seq]
+   */
   function append(text, seq) {
     if (!log) return;
     const item = document.createElement("li");
@@ -32,7 +44,7 @@ export function createNarrator({ live, caption, log, limit = LOG_LENGTH }) {
     }
     item.append(text);
     log.prepend(item);
-    while (log.children.length > limit) log.lastElementChild.remove();
+    while (log.children.length > limit) log.lastElementChild?.remove();
   }
 
   return {

@@ -20,6 +20,26 @@ import { createMessageLayer } from "./network/messages.js";
 import { enableSplitGesture } from "./network/split.js";
 import { createKindStyles, legendEntries, shapePath } from "./network/styles.js";
 
+/** @import { Positions } from "./network/layout.js" */
+/** @import { Declaration, Frame, RendererSlots, Send, Snapshot } from "./types.js" */
+
+/**
+ * What a lab tells the network view (createNetworkView); every one is optional.
+ * @typedef {object} NetworkViewOptions
+ * @property {Send} [send] how clicks act (the renderer's `slots.send`)
+ * @property {Declaration | null} [declaration] only declared actions are offered by clicking
+ * @property {RendererSlots["onError"] | null} [onError] the renderer's `slots.onError`
+ * @property {Positions | null} [positions] where nodes go; the rest go on a circle
+ * @property {Record<string, {label: string, colour: string, shape: string}>} [kinds]
+ *   message dots by kind (shape: circle, square, diamond, triangle)
+ * @property {((message: any) => string | null) | null} [messageLabel] captions a dot
+ * @property {((node: any, snapshot: Snapshot | null) => string) | null} [describeNode]
+ *   adds to a node's accessible name
+ * @property {string} [label] the drawing's accessible name
+ * @property {{wide: [number, number], narrow: [number, number]}} [sizes] the two viewBoxes
+ * @property {Partial<typeof ACTIONS>} [actions] other names for the actions clicks send
+ */
+
 const NARROW_BELOW_PX = 560;
 const ACTIONS = {
   cut: "cut_link",
@@ -41,6 +61,8 @@ const ACTIONS = {
  * - `describeNode(node, snapshot) → text` adds to a node's accessible name;
  * - `label`: the drawing's accessible name; `actions`: other action names;
  * - `sizes`: `{wide: [w, h], narrow: [w, h]}` viewBoxes (default 960×440 and 400×520).
+ * @param {HTMLElement} container
+ * @param {NetworkViewOptions} [options]
  */
 export function createNetworkView(container, options = {}) {
   const {
@@ -421,7 +443,11 @@ export function createNetworkView(container, options = {}) {
   }
 
   const api = {
-    /** Draw a snapshot ({network, playback, ...}); `frame` adds its events and `t_ms`. */
+    /**
+     * Draw a snapshot ({network, playback, ...}); `frame` adds its events and `t_ms`.
+     * @param {Snapshot | null} next
+     * @param {Frame | null} [frame]
+     */
     update(next, frame = null) {
       snapshot = next;
       const network = next?.network ?? {};

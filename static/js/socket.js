@@ -17,6 +17,38 @@
 import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
 
+/** @import { Frame, Hello, ServerError, Snapshot } from "./types.js" */
+
+/**
+ * Where the connection is: `onStatus(state, reason)`.
+ * @typedef {"connecting" | "open" | "reconnecting" | "busy" | "refused"} SocketState
+ */
+
+/**
+ * What the socket tells the page; every one is optional.
+ * @typedef {object} SocketCallbacks
+ * @property {(hello: Hello) => void} [onHello] a room to draw from scratch
+ * @property {(resumed: {room: string, seq: number, since: number, member?: string}) => void} [onResumed]
+ * @property {(frame: Frame) => void} [onFrame] the next frame, in order (`ref` null unless ours)
+ * @property {(error: ServerError) => void} [onError] a refusal no request of ours waits for
+ * @property {(presence: {watching?: number}) => void} [onPresence]
+ * @property {(pong: {ref: string}) => void} [onPong]
+ * @property {(state: SocketState, reason: ServerError | null) => void} [onStatus]
+ * @property {(refusal: {code: number, error: ServerError | null}) => void} [onRefused] refused
+ *   for good (closes 4400–4499), with the server's error just before the close
+ * @property {(error: ServerError) => void} [onLinkRefused] the page's link was not opened
+ * @property {(message: {type: string, [key: string]: any}) => void} [onClass] classroom.js's
+ */
+
+/**
+ * @typedef {object} SocketOptions
+ * @property {number} [seed] for a brand-new room
+ * @property {string | null} [room] an existing room to join (a class) or resume
+ * @property {string} [name] the display name a class shows
+ * @property {string | null} [link] a link to open once greeted
+ * @property {SocketCallbacks} [callbacks]
+ */
+
 const BACKOFF_FIRST_MS = 1000;
 // Links up to this length go in the websocket's address (servers accept 8 KB lines).
 const LINK_IN_URL_CHARS = 4000;
@@ -34,6 +66,8 @@ export class LabSocket {
   /**
    * `wsPath` like "/ws/labs/hash-placement/"; `seed` is used for a brand-new room, `room`
    * joins an existing one (a class), `name` is the display name a class shows.
+   * @param {string} wsPath
+   * @param {SocketOptions} [options]
    */
   constructor(wsPath, { seed = 0, room = null, name = "", link = null, callbacks = {} } = {}) {
     this.wsPath = wsPath;
@@ -41,22 +75,31 @@ export class LabSocket {
     this.callbacks = callbacks;
     this.room = room;
     this.name = name;
-    this.member = null; // our member id in the room (frames carry the actor's as `by`)
+    /** @type {string | null} our member id in the room (frames carry the actor's as `by`) */
+    this.member = null;
     this.greeted = false; // whether this room said hello (so a resume can ask `since`)
-    this.snapshot = null; // the last snapshot, which a frame's `patch` changes
+    /** @type {Snapshot | null} the last snapshot, which a frame's `patch` changes */
+    this.snapshot = null;
     this.seq = 0;
     this.refCount = 0;
     this.attempt = 0;
+    /** @type {WebSocket | null} */
     this.ws = null;
-    this.retryTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
     this.stopped = false;
     this.link = link; // a link to open once the socket is greeted (then null)
     this.linkInUrl = false; // the link went in the address of the socket being opened
+    /** @type {ServerError | null} */
     this.linkRefusal = null;
-    this.opening = null; // {ref, held}: open_link sent, the fresh room's hello kept
-    this.asked = new Map(); // ref → {resolve, reject}: requests that expect an answer
-    this.lastWord = null; // the last error without a ref: the reason if a close follows
-    this.waiting = null; // the server's reason while we wait to try again (busy)
+    /** @type {{ref: string, held: Hello} | null} open_link sent, the fresh room's hello kept */
+    this.opening = null;
+    /** @type {Map<string, {resolve: (answer: any) => void, reject: (error: ServerError) => void}>} */
+    this.asked = new Map(); // requests that expect an answer, by ref
+    /** @type {ServerError | null} the last error without a ref: the reason if a close follows */
+    this.lastWord = null;
+    /** @type {ServerError | null} the server's reason while we wait to try again (busy) */
+    this.waiting = null;
   }
 
   /** Open the connection (a new room, or a resumed one if we already had a room). */
@@ -85,14 +128,17 @@ export class LabSocket {
       // a short link rides in the address: the server opens its room at once (one
       // hello, no throwaway room); a long one is sent as open_link after the hello
       this.linkInUrl = this.link !== null && this.link.length <= LINK_IN_URL_CHARS;
-      if (this.linkInUrl) params.set("link", this.link);
+      if (this.linkInUrl && this.link !== null) params.set("link", this.link);
     }
     if (this.name) params.set("name", this.name);
     params.set("client", clientToken());
     return `${base}?${params}`;
   }
 
-  /** Leave this room for another (a private branch, or back to the class): a fresh hello. */
+  /**
+   * Leave this room for another (a private branch, or back to the class): a fresh hello.
+   * @param {string} room
+   */
   switchRoom(room) {
     clearTimeout(this.retryTimer);
     const old = this.ws;
@@ -109,19 +155,32 @@ export class LabSocket {
     this.connect();
   }
 
-  /** Whether a frame answers an action of ours: refs are per client, so check the actor. */
+  /**
+   * Whether a frame answers an action of ours: refs are per client, so check the actor.
+   * @param {Frame} frame
+   */
   ours(frame) {
     return Boolean(frame.ref) && this.member !== null && frame.by === this.member;
   }
 
-  /** Send an action; returns the ref ("c1", "c2", ...) the server will echo. */
+  /**
+   * Send an action; returns the ref ("c1", "c2", ...) the server will echo.
+   * @param {string} action
+   * @param {Record<string, unknown>} [args]
+   * @returns {string}
+   */
   send(action, args = {}) {
     const ref = this.nextRef();
     this.write({ type: "action", ref, action, args });
     return ref;
   }
 
-  /** Send a protocol message (`claim_host`, `control`, `ask`, ...); returns its ref. */
+  /**
+   * Send a protocol message (`claim_host`, `control`, `ask`, ...); returns its ref.
+   * @param {string} type
+   * @param {Record<string, unknown>} [fields]
+   * @returns {string}
+   */
   message(type, fields = {}) {
     const ref = this.nextRef();
     this.write({ ...fields, type, ref });
@@ -131,6 +190,9 @@ export class LabSocket {
   /**
    * Send a message that the server answers with a message of its own carrying the same
    * ref (`get_link` → `link`): a promise of that answer, rejected with the `error`.
+   * @param {string} type
+   * @param {Record<string, unknown>} [fields]
+   * @returns {Promise<any>}
    */
   request(type, fields = {}) {
     const ref = this.nextRef();
@@ -154,11 +216,16 @@ export class LabSocket {
     this.ws?.close();
   }
 
+  /** The next ref of ours ("c1", "c2", ...). */
   nextRef() {
     this.refCount += 1;
     return `c${this.refCount}`;
   }
 
+  /**
+   * Send one message, or (not connected) answer it with a `not_connected` error.
+   * @param {{type: string, ref: string, [key: string]: unknown}} message
+   */
   write(message) {
     if (this.ws?.readyState !== WebSocket.OPEN) {
       this.error({
@@ -174,6 +241,10 @@ export class LabSocket {
     this.ws.send(JSON.stringify(message));
   }
 
+  /**
+   * One message from the server, to its handler.
+   * @param {string} text
+   */
   receive(text) {
     let message;
     try {
@@ -185,10 +256,13 @@ export class LabSocket {
     if (handler) handler(this, message);
   }
 
-  /** An error: the answer to a request of ours, or one for the callbacks. */
+  /**
+   * An error: the answer to a request of ours, or one for the callbacks.
+   * @param {ServerError} message
+   */
   error(message) {
-    const waiting = this.asked.get(message.ref);
-    if (waiting) {
+    const waiting = message.ref ? this.asked.get(message.ref) : undefined;
+    if (message.ref && waiting) {
       this.asked.delete(message.ref);
       waiting.reject(message);
       return;
@@ -196,6 +270,11 @@ export class LabSocket {
     this.emit("onError", message);
   }
 
+  /**
+   * The socket `ws` closed with `code`: refused for good, busy, or try again.
+   * @param {WebSocket} ws
+   * @param {number} code
+   */
   closed(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
@@ -221,7 +300,7 @@ export class LabSocket {
       return;
     }
     // 4503 "come back later": busy, unless the server said something else (a failure)
-    const busy = BUSY_CODES.has(reason?.code) || (code === CLOSE_TRY_AGAIN && !reason);
+    const busy = BUSY_CODES.has(reason?.code ?? "") || (code === CLOSE_TRY_AGAIN && !reason);
     this.waiting = busy ? (reason ?? { type: "error", code: "busy", message: "" }) : null;
     if (busy) this.status("busy", this.waiting);
     else this.status("reconnecting", reason);
@@ -236,17 +315,35 @@ export class LabSocket {
     this.ws?.close();
   }
 
-  /** Tell `onStatus(state, reason)`: reason is the server's error that led there, or null. */
+  /**
+   * Tell `onStatus(state, reason)`: reason is the server's error that led there, or null.
+   * @param {SocketState} state
+   * @param {ServerError | null} [reason]
+   */
   status(state, reason = null) {
     this.emit("onStatus", state, reason);
   }
 
+  /**
+   * Call the callback `name` with `payload`, if the page gave one.
+   * @param {keyof SocketCallbacks} name
+   * @param {...any} payload
+   */
   emit(name, ...payload) {
+    /** @type {((...args: any[]) => void) | undefined} */
     const callback = this.callbacks[name];
     if (typeof callback === "function") callback(...payload);
   }
 }
 
+/**
+ * @callback Handler
+ * @param {LabSocket} socket
+ * @param {any} message
+ * @returns {void}
+ */
+
+/** @type {Handler} */
 function onHello(socket, message) {
   if (socket.linkInUrl) {
     // the link rode in the address: this hello is its room, or (refused, with the
@@ -281,6 +378,7 @@ function onHello(socket, message) {
   socket.emit("onHello", message);
 }
 
+/** @type {Handler} */
 function onError(socket, message) {
   if (socket.linkInUrl && message.ref === "link") {
     socket.linkRefusal = message; // said with the hello that follows
@@ -304,6 +402,7 @@ function onError(socket, message) {
   socket.error(message);
 }
 
+/** @type {Handler} */
 function onAnswer(socket, message) {
   const waiting = socket.asked.get(message.ref);
   if (!waiting) return;
@@ -311,6 +410,7 @@ function onAnswer(socket, message) {
   waiting.resolve(message);
 }
 
+/** @type {Handler} */
 function onResumed(socket, message) {
   socket.member = message.member ?? socket.member;
   socket.attempt = 0;
@@ -320,6 +420,7 @@ function onResumed(socket, message) {
   socket.emit("onResumed", message);
 }
 
+/** @type {Handler} */
 function onFrame(socket, message) {
   if (typeof message.seq !== "number" || message.seq <= socket.seq) return;
   if (message.seq > socket.seq + 1) {
@@ -355,6 +456,7 @@ const CLASS_MESSAGES = [
   "tour",
 ];
 
+/** @type {Record<string, Handler>} */
 const HANDLERS = {
   hello: onHello,
   resumed: onResumed,

@@ -6,6 +6,10 @@
 
 import { fmt, sentence, t, tn } from "./i18n.js";
 
+/** @import { SocketState } from "./socket.js" */
+/** @import { ServerError } from "./types.js" */
+
+/** @type {Record<string, () => string>} */
 const WORDS = {
   connecting: () => t("Connecting…"),
   open: () => t("Connected"),
@@ -15,12 +19,18 @@ const WORDS = {
 };
 
 // Refused for good, said by why (the error the server sent before closing).
+/** @type {Record<string, () => string>} */
 const REFUSED_WORDS = {
   removed: () => t("Removed from the class"),
   class_ended: () => t("The class has ended"),
 };
 
-/** Drive the indicator element (it holds .status-text and .status-presence). */
+/**
+ * Drive the indicator element (it holds .status-text and .status-presence).
+ * @param {HTMLElement | null} element
+ * @returns {{set: (state: SocketState, reason?: ServerError | null) => void,
+ *   watching: (count: number) => void}}
+ */
 export function createStatus(element) {
   const text = element?.querySelector(".status-text");
   const presence = element?.querySelector(".status-presence");
@@ -36,9 +46,9 @@ export function createStatus(element) {
      * the server's error behind it (busy: its sentence is shown; refused: it names why).
      */
     set(state, reason = null) {
-      if (!element) return;
+      if (!element || !text || !detail) return;
       element.dataset.state = state;
-      const words = state === "refused" ? REFUSED_WORDS[reason?.code] : null;
+      const words = state === "refused" ? REFUSED_WORDS[reason?.code ?? ""] : null;
       text.textContent = (words ?? WORDS[state] ?? WORDS.connecting)();
       const why = state === "busy" && reason?.message ? sentence(reason.message) : "";
       detail.textContent = why;

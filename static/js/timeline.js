@@ -10,9 +10,30 @@
 
 import { fmt, num, t } from "./i18n.js";
 
+/** @import { Action, Choice, Declaration, Playback, Send, ServerError, Snapshot } from "./types.js" */
+
+/**
+ * The playback bar (createTimeline).
+ * @typedef {object} TimelineBar
+ * @property {(snapshot: Snapshot | null, frame?: {ref?: string | null} | null) => void} update
+ *   redraw from `snapshot.playback`; `frame.ref` acknowledges one of our actions
+ * @property {(inPast: boolean) => void} setPast the history's cursor is in the past
+ * @property {(problem: ServerError) => boolean} showError false when the error is not ours
+ * @property {(reason: string | null) => void} setLocked off with the reason, or on with null
+ * @property {(on: boolean) => void} setEnabled
+ * @property {() => void} toggle play when paused, pause when playing
+ * @property {(element: HTMLElement) => () => void} bindSpace Space on `element` plays or
+ *   pauses; returns what undoes it
+ * @property {() => void} destroy
+ */
+
 /**
  * Build the bar in `container` from `declaration`, or return null (and hide the
  * container) when the lab has no timeline actions. `send(action, args)` returns a ref.
+ * @param {HTMLElement} container
+ * @param {Declaration} declaration
+ * @param {Send} send
+ * @returns {TimelineBar | null}
  */
 export function createTimeline(container, declaration, send) {
   const actions = new Map(
@@ -23,9 +44,12 @@ export function createTimeline(container, declaration, send) {
     container.replaceChildren();
     return null;
   }
-  const refs = new Map(); // ref → what it was for ("speed", "play", ...)
+  /** @type {Map<string, string>} ref → what it was for ("speed", "play", ...) */
+  const refs = new Map();
+  /** @type {Playback | null} */
   let playback = null;
   let enabled = true;
+  /** @type {string | null} */
   let locked = null; // why the bar is off (a class someone else drives), or null
   let past = false; // the history's cursor is in the past: time waits
 
@@ -46,7 +70,8 @@ export function createTimeline(container, declaration, send) {
     if (stepButton.getAttribute("aria-disabled") === "true") return;
     act("step", {});
   });
-  const speed = actions.has("set_speed") ? speedField(actions.get("set_speed")) : null;
+  const speedAction = actions.get("set_speed");
+  const speed = speedAction ? speedField(speedAction) : null;
   speed?.select.addEventListener("change", () => {
     const choice = speed.choices[speed.select.selectedIndex];
     if (choice) act("set_speed", { [speed.param]: choice.value }, "speed");
@@ -72,11 +97,16 @@ export function createTimeline(container, declaration, send) {
   lockNote.hidden = true;
   const buttons = document.createElement("div");
   buttons.className = "timeline-buttons";
-  buttons.append(...[playButton, stepButton].filter(Boolean));
+  buttons.append(...[playButton, stepButton].filter((b) => b !== null));
   container.replaceChildren(
-    ...[title, buttons, speed?.element, clock, state, error, lockNote].filter(Boolean),
+    ...[title, buttons, speed?.element, clock, state, error, lockNote].filter((e) => e !== undefined),
   );
 
+  /**
+   * @param {string} action
+   * @param {Record<string, unknown>} args
+   * @param {string} [purpose] what the ref is remembered for
+   */
   function act(action, args, purpose = action) {
     if (!enabled || locked) return null;
     error.hidden = true;
@@ -96,8 +126,13 @@ export function createTimeline(container, declaration, send) {
     return [...refs.values()].includes("speed");
   }
 
-  return {
-    /** Redraw from `snapshot.playback`; `frame.ref` acknowledges one of our actions. */
+  /** @type {TimelineBar} */
+  const bar = {
+    /**
+     * Redraw from `snapshot.playback`; `frame.ref` acknowledges one of our actions.
+     * @param {Snapshot | null} snapshot
+     * @param {{ref?: string | null} | null} [frame]
+     */
     update(snapshot, frame = null) {
       if (frame?.ref) refs.delete(frame.ref);
       playback = snapshot?.playback ?? null;
@@ -106,10 +141,10 @@ export function createTimeline(container, declaration, send) {
         const playing = Boolean(playback.playing);
         if (playButton.dataset.playing !== String(playing)) {
           playButton.dataset.playing = String(playing);
-          playText.textContent = playing ? pauseLabel : playLabel;
+          if (playText) playText.textContent = playing ? pauseLabel : playLabel;
         }
       }
-      if (stepButton && !locked) {
+      if (stepButton && stepAction && !locked) {
         const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
         stepButton.setAttribute("aria-disabled", String(idle));
         stepButton.title = idle
@@ -117,7 +152,8 @@ export function createTimeline(container, declaration, send) {
           : (stepAction.help ?? "");
       }
       if (speed && !speedPending()) {
-        const index = speed.choices.findIndex((c) => c.value === playback.speed);
+        const current = playback.speed;
+        const index = speed.choices.findIndex((c) => c.value === current);
         if (index >= 0 && speed.select.selectedIndex !== index) speed.select.selectedIndex = index;
       }
       const text = fmt(t("t = %(ms)s ms"), { ms: num(playback.now_ms ?? 0) });
@@ -131,17 +167,17 @@ export function createTimeline(container, declaration, send) {
     /** Whether the history's cursor is in the past (the room's clock then waits). */
     setPast(inPast) {
       past = Boolean(inPast);
-      if (playback) this.update({ playback });
+      if (playback) bar.update({ playback });
     },
     /** Show a refused timeline action; false when the error is not ours. */
     showError(problem) {
-      if (!refs.has(problem.ref)) return false;
+      if (!problem.ref || !refs.has(problem.ref)) return false;
       refs.delete(problem.ref);
       error.textContent = fmt(t("Not applied: %(message)s"), {
         message: problem.message || problem.code,
       });
       error.hidden = false;
-      if (playback) this.update({ playback });
+      if (playback) bar.update({ playback });
       return true;
     },
     /** Show the bar as off with the reason (a class someone else drives), or on with null. */
@@ -160,7 +196,7 @@ export function createTimeline(container, declaration, send) {
         }
       }
       if (speed) speed.select.disabled = Boolean(locked) || !enabled;
-      if (!locked && playback) this.update({ playback });
+      if (!locked && playback) bar.update({ playback });
     },
     /** Disable or enable the bar (e.g. while disconnected). */
     setEnabled(on) {
@@ -174,6 +210,7 @@ export function createTimeline(container, declaration, send) {
       if (!playButton) return () => {};
       element.tabIndex = 0;
       element.setAttribute("aria-keyshortcuts", "Space");
+      /** @param {KeyboardEvent} event */
       const onKey = (event) => {
         if (event.key !== " " || event.target !== element) return;
         event.preventDefault();
@@ -191,8 +228,15 @@ export function createTimeline(container, declaration, send) {
       container.hidden = true;
     },
   };
+  return bar;
 }
 
+/**
+ * The state line's key and words.
+ * @param {Playback} playback
+ * @param {boolean} [past]
+ * @returns {[string, string]}
+ */
 function describeState(playback, past = false) {
   if (past) return ["past", t("Time waits while you look at the past.")];
   const idle = playback.next_due_ms === null || playback.next_due_ms === undefined;
@@ -201,6 +245,10 @@ function describeState(playback, past = false) {
   return ["playing", t("Playing.")];
 }
 
+/**
+ * @param {string} text
+ * @param {string} className
+ */
 function button(text, className) {
   const el = document.createElement("button");
   el.type = "button";
@@ -221,6 +269,11 @@ function icon() {
   return svg;
 }
 
+/**
+ * The Speed select of `set_speed` (its one `choice` parameter).
+ * @param {Action} action
+ * @returns {{element: HTMLElement, select: HTMLSelectElement, choices: Choice[], param: string}}
+ */
 function speedField(action) {
   const param = action.params[0];
   const element = document.createElement("div");
@@ -230,8 +283,9 @@ function speedField(action) {
   const label = document.createElement("label");
   label.htmlFor = select.id;
   label.textContent = param.label;
-  for (const choice of param.choices) select.append(new Option(choice.label, String(choice.value)));
+  const choices = param.kind === "choice" ? param.choices : [];
+  for (const choice of choices) select.append(new Option(choice.label, String(choice.value)));
   if (param.help) select.title = param.help;
   element.append(label, select);
-  return { element, select, choices: param.choices, param: param.name };
+  return { element, select, choices, param: param.name };
 }

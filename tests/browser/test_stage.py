@@ -35,8 +35,9 @@ def assert_in_first_viewport(page, viewport) -> None:
     assert box["top"] >= 0 and box["left"] >= 0, box
     assert box["bottom"] <= viewport["height"], box
     assert box["right"] <= viewport["width"], box
-    # a stage, not a strip: at least a third of the screen's height
-    assert box["height"] >= viewport["height"] / 3, box
+    # a stage, not a strip: at least a quarter of the screen's height (a phone's
+    # hash-placement is three narrow cards, as tall as their rings and bins)
+    assert box["height"] >= viewport["height"] / 4, box
 
 
 def open_page(page, url, viewport):
@@ -124,4 +125,26 @@ def test_on_a_phone_the_stage_stays_in_view_while_the_controls_are_used(
     # and the control is not under the stage
     top = form.locator("button").evaluate("b => b.getBoundingClientRect().top")
     assert top >= box["bottom"] - 1
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("controls", [True, False], ids=["controls", "no-controls"])
+@pytest.mark.parametrize("slug", list(PRIMARY))
+def test_the_proposed_embed_size_frames_the_stage_and_the_first_action(
+    page, live_server_url, slug, controls
+):
+    """The size the Embed dialog and oEmbed propose holds the stage and, with controls,
+    the primary action: nothing a reader needs first is below the frame."""
+    from playground.embeds import DEFAULT_HEIGHTS, DEFAULT_WIDTH, SHORT_HEIGHT
+
+    frame = {
+        "width": DEFAULT_WIDTH,
+        "height": DEFAULT_HEIGHTS[slug] if controls else SHORT_HEIGHT,
+    }
+    query = "" if controls else "?controls=0"
+    open_page(page, f"{live_server_url}/embed/{slug}/{query}", frame)
+    assert_in_first_viewport(page, frame)
+    if controls:
+        click_primary_and_see_it_move(page, slug)
+    assert page.evaluate("document.documentElement.scrollWidth") <= frame["width"]
     assert page.console_errors == []

@@ -17,8 +17,15 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
+from django.conf import settings
 
-from playground.embeds import DEFAULT_HEIGHTS, DEFAULT_WIDTH, MAX_SIDE, EmbedOptions
+from playground.embeds import (
+    DEFAULT_HEIGHTS,
+    DEFAULT_WIDTH,
+    MAX_SIDE,
+    SHORT_HEIGHT,
+    EmbedOptions,
+)
 from playground.history import History
 from playground.links import SHORT_LINK_CHARS, make_link, read_link
 from playground.store import Entry
@@ -285,6 +292,31 @@ def test_oembed_keeps_the_embed_options(client):
     }
     assert "bogus" not in answer["html"]
     assert answer["height"] < DEFAULT_HEIGHTS["quorum"]  # no controls: shorter
+
+
+def test_a_read_only_embed_is_proposed_without_room_for_controls(client):
+    """A read-only embed shows no controls, whatever `controls` says."""
+    answer = oembed(client, url=f"{HOST}/embed/quorum/?mode=readonly").json()
+    assert answer["height"] == SHORT_HEIGHT
+    answer = oembed(client, url=f"{HOST}/embed/quorum/").json()
+    assert answer["height"] == DEFAULT_HEIGHTS["quorum"]
+
+
+def test_the_embed_dialog_proposes_the_sizes_oembed_does():
+    """The dialog (static/js/embed-dialog.js) and oEmbed keep one set of sizes."""
+    source = (settings.BASE_DIR / "static/js/embed-dialog.js").read_text()
+    heights = re.search(r"const DEFAULT_HEIGHTS = \{([^}]*)\}", source).group(1)
+    proposed = {
+        name.strip().strip('"'): int(value)
+        for name, value in (pair.split(":") for pair in heights.split(","))
+    }
+    assert proposed == DEFAULT_HEIGHTS
+    assert re.search(r"const DEFAULT_WIDTH = (\d+);", source).group(1) == str(
+        DEFAULT_WIDTH
+    )
+    assert re.search(r"const SHORT_HEIGHT = (\d+);", source).group(1) == str(
+        SHORT_HEIGHT
+    )
 
 
 def test_oembed_respects_maxwidth_and_maxheight(client):

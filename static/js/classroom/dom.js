@@ -2,7 +2,14 @@
 
 import { t } from "../i18n.js";
 
-/** An element with a class, text and attributes; children are appended in order. */
+/**
+ * An element with a class, text and attributes; children are appended in order.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {{className?: string, text?: string | null, attrs?: Record<string, unknown>}} [options]
+ * @param {...(Node | string | null | undefined | false)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, { className = "", text = null, attrs = {} } = {}, ...children) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -15,7 +22,12 @@ export function el(tag, { className = "", text = null, attrs = {} } = {}, ...chi
   return node;
 }
 
-/** A plain button (type="button"). */
+/**
+ * A plain button (type="button").
+ * @param {string} text
+ * @param {string} [className]
+ * @param {Record<string, unknown>} [attrs]
+ */
 export function button(text, className = "button", attrs = {}) {
   return el("button", { className, text, attrs: { type: "button", ...attrs } });
 }
@@ -41,13 +53,18 @@ export async function copyText(text) {
   try {
     done = document.execCommand("copy");
   } catch {
-    done = false;
+    // refused outright: done stays false
   }
   area.remove();
   return done;
 }
 
-/** A "Copy" button for `getText()`, with a short spoken result beside it. */
+/**
+ * A "Copy" button for `getText()`, with a short spoken result beside it.
+ * @param {string} label
+ * @param {() => string} getText
+ * @param {{onFail?: (() => void) | null}} [options] `onFail` runs when the copy was refused
+ */
 export function copyButton(label, getText, { onFail = null } = {}) {
   const result = el("span", { className: "copy-result", attrs: { role: "status" } });
   const trigger = button(label, "button button-quiet copy-button");

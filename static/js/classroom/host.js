@@ -43,7 +43,8 @@ export function createHostPanel(container, send) {
     text: t("The student who drives"),
     attrs: { for: "class-driver" },
   });
-  modeField.lastChild.append(studentLabel, studentSelect);
+  const lastOption = /** @type {HTMLElement} */ (modeField.lastChild);
+  lastOption.append(studentLabel, studentSelect);
   studentSelect.addEventListener("change", () => {
     if (radios.student.checked) choose("student");
   });

@@ -97,8 +97,12 @@ export function createPeopleList(send) {
   }
 
   /** Draw the rows that changed; focus `target` (a data-role in a member's row) after. */
+  /**
+   * Draw the list; `target` ([member id, data-role]) is the control to focus after.
+   * @param {[string, string] | null} [target]
+   */
   function render(target = null) {
-    const active = document.activeElement;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const count = members.length;
     title.textContent = fmt(tn("%(n)s person here", "%(n)s people here", count), { n: num(count) });
     const wanted = new Set(members.map((m) => m.id));
@@ -116,7 +120,7 @@ export function createPeopleList(send) {
       }
       const key = JSON.stringify([member.name, member.role, driver === member.id, state(member)]);
       if (item.dataset.key !== key) {
-        const role = item.contains(active) ? active.dataset.role : null;
+        const role = active && item.contains(active) ? active.dataset.role : null;
         item.dataset.key = key;
         fill(item, member);
         if (role) item.querySelector(`[data-role="${role}"]`)?.focus();

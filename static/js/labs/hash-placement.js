@@ -11,10 +11,15 @@ import { createFrameQueue } from "./hash-placement/frames.js";
 import { SCHEMES } from "./hash-placement/schemes.js";
 import { createSummary } from "./hash-placement/summary.js";
 
+/** @import { Hello, Renderer, RendererSlots } from "../types.js" */
+
 // Events after which "moved in the last change" starts afresh.
 const CHANGES = new Set(["moves", "shard_added", "shard_removed", "keys_loaded"]);
 
-/** A renderer for one mounted lab view. */
+/**
+ * A renderer for one mounted lab view.
+ * @returns {Renderer}
+ */
 export function createRenderer() {
   let cards = new Map();
   let grid = null;
@@ -28,7 +33,12 @@ export function createRenderer() {
   }
 
   return {
-    /** Draw the lab from a hello message into `el` (and the lab-wide numbers into `slots.metrics`). */
+    /**
+     * Draw the lab from a hello message into `el` (and the lab-wide numbers into `slots.metrics`).
+     * @param {HTMLElement} el
+     * @param {Hello} hello
+     * @param {Partial<RendererSlots>} [slots]
+     */
     mount(el, hello, slots = {}) {
       grid = document.createElement("div");
       grid.className = "scheme-grid";

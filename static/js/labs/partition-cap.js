@@ -18,6 +18,8 @@ import {
 } from "./partition-cap/sections.js";
 import { messageKinds, seatsText, vvText } from "./partition-cap/words.js";
 
+/** @import { Frame, Renderer, Snapshot } from "../types.js" */
+
 // Frankfurt left, Tokyo right, the others between (fractions of the drawing)
 const WIDE = {
   3: { A: [0.12, 0.46], B: [0.5, 0.2], C: [0.88, 0.46] },
@@ -30,7 +32,9 @@ const NARROW = {
   5: { A: [0.2, 0.1], C: [0.8, 0.1], D: [0.2, 0.42], B: [0.8, 0.42], E: [0.5, 0.72] },
 };
 // the copies hang under their servers: a shorter wide drawing than the default
+/** @type {{wide: [number, number], narrow: [number, number]}} */
 const SIZES = { wide: [960, 380], narrow: [400, 460] };
+/** @type {[string, () => string][]} each metric's key and words */
 const METRICS = [
   ["confirmed", () => t("Bookings confirmed to clients")],
   ["surviving", () => t("Bookings that survive")],
@@ -39,6 +43,10 @@ const METRICS = [
   ["conflicts", () => t("Conflicts")],
 ];
 
+/**
+ * A renderer for one mounted lab view.
+ * @returns {Renderer}
+ */
 export function createRenderer() {
   let view = null;
   let snapshot = null;
@@ -64,6 +72,12 @@ export function createRenderer() {
     }
   }
 
+  /**
+   * Draw `next` (and the numbers, when given); `frame` animates what it did.
+   * @param {Snapshot} next
+   * @param {Record<string, number> | null} metrics
+   * @param {Frame | null} [frame]
+   */
   function drawAll(next, metrics, frame = null) {
     snapshot = next;
     view.update(next, frame);

@@ -13,7 +13,12 @@ import { createHistory } from "./quorum/history.js";
 import { createMetrics, createSummary, createTrials } from "./quorum/panels.js";
 import { messageKinds } from "./quorum/words.js";
 
-/** A renderer for one mounted lab view. */
+/** @import { Frame, Hello, Renderer, RendererSlots, Snapshot } from "../types.js" */
+
+/**
+ * A renderer for one mounted lab view.
+ * @returns {Renderer}
+ */
 export function createRenderer() {
   let root = null;
   let view = null;
@@ -24,6 +29,12 @@ export function createRenderer() {
   let side = null;
   let snapshot = null;
 
+  /**
+   * Draw `next` and its numbers; `frame` animates what it did.
+   * @param {Snapshot} next
+   * @param {Record<string, any>} metricValues
+   * @param {Frame | null} [frame]
+   */
   function draw(next, metricValues, frame = null) {
     snapshot = next;
     summary.update(next);
@@ -35,6 +46,12 @@ export function createRenderer() {
   }
 
   return {
+    /**
+     * Draw the lab from a hello into `el`.
+     * @param {HTMLElement} el
+     * @param {Hello} hello
+     * @param {Partial<RendererSlots>} [slots]
+     */
     mount(el, hello, slots = {}) {
       root = document.createElement("div");
       root.className = "quorum-lab";

@@ -5,20 +5,30 @@
  * until the server says it arrived. Paused, the clock reads the server's time exactly.
  */
 
-/** A clock fed by `sync(playback, t_ms)` and read by `now()` in virtual milliseconds. */
+/** @import { Playback } from "../types.js" */
+
+/**
+ * A clock fed by `sync(playback, t_ms)` and read by `now()` in virtual milliseconds.
+ * @param {{extrapolate?: boolean}} [options] false: never run on between frames
+ */
 export function createVirtualClock({ extrapolate = true } = {}) {
   let base = 0; // the server's time at the last frame
   let wall = 0; // performance.now() when that frame arrived
   let floor = 0; // never draw earlier than what is already on screen while playing
   let playing = false;
   let speed = 0;
+  /** @type {number | null} */
   let due = null;
   let last = 0;
 
   return {
-    /** Take the server's clock from a snapshot's `playback` (and the frame's `t_ms`). */
+    /**
+     * Take the server's clock from a snapshot's `playback` (and the frame's `t_ms`).
+     * @param {Partial<Playback>} [playback]
+     * @param {number} [tMs]
+     */
     sync(playback = {}, tMs = undefined) {
-      const now = Number.isFinite(tMs) ? tMs : (playback.now_ms ?? 0);
+      const now = typeof tMs === "number" && Number.isFinite(tMs) ? tMs : (playback.now_ms ?? 0);
       playing = Boolean(playback.playing);
       speed = Number(playback.speed) || 0;
       due = playback.next_due_ms ?? null;

@@ -10,9 +10,21 @@ const LANE = 5; // the two directions of a link fly a little apart
 export const SIZES = { wide: [960, 440], narrow: [400, 520] };
 
 /**
+ * Where a lab wants its nodes: `{id: [fx, fy]}` in fractions of the drawing, or a
+ * function of the nodes and the drawing's size giving that (null: all on the circle).
+ * @typedef {Record<string, [number, number]>
+ *   | ((nodes: {id: string}[], size: {width: number, height: number, narrow: boolean})
+ *       => Record<string, [number, number]> | null)} Positions
+ */
+
+/**
  * Positions in viewBox units, `Map(id → {x, y})`. `positions` is the lab's choice: an
  * object `{id: [fx, fy]}` of fractions of the drawing, or a function
  * `(nodes, {width, height, narrow}) → such an object`; nodes it leaves out go on the circle.
+ * @param {{id: string}[]} nodes
+ * @param {{width: number, height: number, narrow: boolean}} size
+ * @param {Positions | null} [positions]
+ * @returns {Map<string, {x: number, y: number}>}
  */
 export function placeNodes(nodes, { width, height, narrow }, positions = null) {
   const chosen =

@@ -12,9 +12,15 @@ const DOT_RADIUS = 6;
 const BURST_MS = 1400;
 const HELD_GAP = 13;
 
-/** A painter over `canvas`; `styleOf(kind)` styles a dot, `labelOf(message)` may caption it. */
+/**
+ * A painter over `canvas`; `styleOf(kind)` styles a dot, `labelOf(message)` may caption it.
+ * @param {HTMLCanvasElement} canvas
+ * @param {{styleOf: (kind: string) => {colour: string, shape: string},
+ *   labelOf?: ((message: any) => string | null) | null,
+ *   cutPoint: (from: string, to: string, offset: number) => {x: number, y: number} | null}} options
+ */
 export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }) {
-  const ctx = canvas.getContext("2d");
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   let inFlight = [];
   let held = [];
   let bursts = [];

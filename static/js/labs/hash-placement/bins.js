@@ -10,6 +10,8 @@ import { inkOn, shardColour } from "../../palette.js";
 import { DOT_RADIUS } from "./geometry.js";
 import { LABEL_H } from "./slots.js";
 import { colourAt, remember, rememberMoved, rgbOf } from "./painter.js";
+
+/** @import { DrawnDot } from "./timeline.js" */
 import { changedGoals, endOf, moves, positionAt, run, segment } from "./timeline.js";
 
 /** The outline of a bin dot (app.css: .bin-dots circle), for the painter. */
@@ -193,10 +195,12 @@ function rest(node, p, fill) {
   remember(node, { ...node.__pos, r: DOT_RADIUS, colour: fill, moved: node.__moved === true });
 }
 
+/** @this {DrawnDot} */
 function mark() {
   this.__moved = true;
 }
 
+/** @this {DrawnDot} */
 function unmark() {
   this.__moved = false;
   if (this.classList.contains("moved")) this.classList.remove("moved");

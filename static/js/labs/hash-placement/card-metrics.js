@@ -14,6 +14,8 @@ const COUNT_UP_MS = 1400;
 /**
  * Build the metrics block inside `container` (an element); returns {update}. The share
  * that moved goes in `container`; the rest in `details` when given (else `container`).
+ * @param {HTMLElement} container
+ * @param {HTMLElement | null} [details]
  */
 export function createCardMetrics(container, details = null) {
   container.innerHTML = "";

@@ -22,6 +22,9 @@ const BINS_TOP = RING_BOTTOM + 6;
  * A card for `scheme` appended to `parent`; returns {show, change, setLookup, destroy}.
  * The share that moved stays on the card; the card's other numbers (spread, keys per
  * shard, rows sent) go to `numbersParent` when given (the side panel), else on the card.
+ * @param {HTMLElement} parent
+ * @param {string} scheme
+ * @param {HTMLElement | null} [numbersParent]
  */
 export function createCard(parent, scheme, numbersParent = null) {
   const article = document.createElement("article");
@@ -34,10 +37,11 @@ export function createCard(parent, scheme, numbersParent = null) {
     <div class="card-metrics"></div>`;
   article.setAttribute("aria-labelledby", `card-title-${scheme}`);
   parent.append(article);
-  const title = article.querySelector("h2");
-  const explain = article.querySelector(".explain");
-  const lookupText = article.querySelector(".lookup-text");
-  const fit = article.querySelector(".card-fit");
+  // the four are in the markup just above
+  const title = /** @type {HTMLElement} */ (article.querySelector("h2"));
+  const explain = /** @type {HTMLElement} */ (article.querySelector(".explain"));
+  const lookupText = /** @type {HTMLElement} */ (article.querySelector(".lookup-text"));
+  const fit = /** @type {HTMLElement} */ (article.querySelector(".card-fit"));
   // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the key
   // dots in the front SVG, the canvas that stands in for the dots while they move
   // (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
@@ -63,6 +67,7 @@ export function createCard(parent, scheme, numbersParent = null) {
   const ring = createRing(back.append("g").attr("class", "ring-layer"), ringDots, scheme, painter);
   const bins = createBins(back.append("g").attr("class", "bins-layer"), binDots, painter);
   const overlay = over.append("g").attr("class", "lookup-layer");
+  /** @type {HTMLElement | null} */
   let numbers = null;
   if (numbersParent) {
     numbers = document.createElement("section");
@@ -74,7 +79,10 @@ export function createCard(parent, scheme, numbersParent = null) {
     numbers.append(heading);
     numbersParent.append(numbers);
   }
-  const metrics = createCardMetrics(article.querySelector(".card-metrics"), numbers);
+  const metrics = createCardMetrics(
+    /** @type {HTMLElement} */ (article.querySelector(".card-metrics")),
+    numbers,
+  );
   let snapshot = null;
   let slots = null;
   let lookup = null;
@@ -83,7 +91,8 @@ export function createCard(parent, scheme, numbersParent = null) {
   function heading(next) {
     title.textContent = schemeTitle(scheme, next);
     explain.textContent = schemeExplanation(scheme, next);
-    if (numbers) numbers.firstElementChild.textContent = title.textContent;
+    const heading = numbers?.firstElementChild;
+    if (heading) heading.textContent = title.textContent;
   }
 
   function setHeight(height, later = height, afterMs = 0) {

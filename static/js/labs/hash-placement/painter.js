@@ -31,7 +31,7 @@ export function createPainter(figure, width, groups) {
   canvas.className = "card-canvas";
   canvas.setAttribute("aria-hidden", "true");
   figure.append(canvas);
-  const context = canvas.getContext("2d");
+  const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   const motions = new Map();
   let base = null; // the dots at rest
   let work = null; // base + the moving dots, as on the canvas

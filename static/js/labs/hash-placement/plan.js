@@ -62,8 +62,9 @@ export function planChange(state) {
     const was = oldSlots.get(key.id) ?? now;
     const seen = drawn.dots.get(key.id);
     const from = seen && Number.isFinite(seen.x) ? seen : slotPoint(mid, was.shard, was.index);
-    const leave = slotPoint(mid, was.shard, was.index);
-    const arrive = slotPoint(mid, now.shard, now.index);
+    // `mid` lays out the bins of every shard before and after the change
+    const leave = /** @type {{x: number, y: number}} */ (slotPoint(mid, was.shard, was.index));
+    const arrive = /** @type {{x: number, y: number}} */ (slotPoint(mid, now.shard, now.index));
     const last = finalSlots.get(key.id);
     const rest = slotPoint(end, last.shard, last.index);
     const dot = { id: key.id, key: key.key, shard: now.shard, flies: was.shard !== now.shard };

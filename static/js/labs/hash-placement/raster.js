@@ -29,6 +29,14 @@ export function copyRows(from, to, region) {
  * edge, as SVG strokes) `rim` wide in `rimColour`; lengths in device pixels, colours
  * {r, g, b} in 0..255. Painted over what is there, anti-aliased by coverage, on the rows
  * of `rows` ({y0, y1}) only when given.
+ * @param {{words: Uint32Array, width: number, height: number}} pixels
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {{r: number, g: number, b: number}} fill
+ * @param {number} rim
+ * @param {{r: number, g: number, b: number}} rimColour
+ * @param {{y0: number, y1: number} | null} [rows]
  */
 export function drawDot(pixels, x, y, r, fill, rim, rimColour, rows = null) {
   const { words, width, height } = pixels;

@@ -23,6 +23,8 @@ import { createTicks } from "./ticks.js";
 import { mix, remember, rememberMoved, rgbOf } from "./painter.js";
 import { changedGoals } from "./timeline.js";
 
+/** @import { DrawnDot } from "./timeline.js" */
+
 const MIN_LETTER_SPAN = 0.045;
 const PULSE_MS = 650;
 const PLACE_MS = 700;
@@ -161,7 +163,7 @@ export function createRing(layer, dots, scheme, painter) {
     // Keys that moved in the last change stay outlined until the next change (a pulsing
     // dot is outlined on the canvas, its circle takes the class when the pulse ends).
     if (isChange || fresh) {
-      sel.filter((d) => !departures.has(d.id)).each(function unmark() {
+      sel.filter((d) => !departures.has(d.id)).each(/** @this {DrawnDot} */ function unmark() {
         this.__moved = false;
         if (this.classList.contains("moved")) this.classList.remove("moved");
         rememberMoved(this, false);

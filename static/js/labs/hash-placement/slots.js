@@ -31,10 +31,10 @@ export function applyMoves(slots, movers, shards) {
   for (const { id, from } of movers) {
     const ids = next.get(from);
     const index = ids ? ids.indexOf(id) : -1;
-    if (index >= 0) ids[index] = null;
+    if (ids && index >= 0) ids[index] = null;
   }
   for (const { id, to } of movers) {
-    const ids = next.get(to);
+    const ids = /** @type {(string | null)[]} */ (next.get(to)); // every `to` is in `shards`
     const hole = ids.indexOf(null);
     if (hole >= 0) ids[hole] = id;
     else ids.push(id);

@@ -21,7 +21,8 @@ export function createSummary(container) {
     SCHEMES.map((scheme) => {
       const item = document.createElement("li");
       item.innerHTML = `<span class="summary-name"></span><span class="summary-track" aria-hidden="true"><span class="summary-fill"></span></span><span class="summary-value"></span>`;
-      item.querySelector(".summary-name").textContent = schemeName(scheme);
+      const name = /** @type {HTMLElement} */ (item.querySelector(".summary-name"));
+      name.textContent = schemeName(scheme);
       list.append(item);
       return [scheme, item];
     }),
@@ -40,9 +41,10 @@ export function createSummary(container) {
     );
     for (const [scheme, item] of rows) {
       const numbers = metrics.schemes[scheme];
-      item.querySelector(".summary-fill").style.width =
-        `${Math.min(100, numbers.moved_fraction * 100)}%`;
-      item.querySelector(".summary-value").textContent = fmt(t("%(percent)s (%(moved)s keys)"), {
+      const fill = /** @type {HTMLElement} */ (item.querySelector(".summary-fill"));
+      fill.style.width = `${Math.min(100, numbers.moved_fraction * 100)}%`;
+      const value = /** @type {HTMLElement} */ (item.querySelector(".summary-value"));
+      value.textContent = fmt(t("%(percent)s (%(moved)s keys)"), {
         percent: percent(numbers.moved_fraction),
         moved: num(numbers.moved),
       });

@@ -7,6 +7,11 @@
 
 import d3 from "d3";
 
+/**
+ * A key dot's element, with where it is drawn now and whether it moved in the last change.
+ * @typedef {SVGElement & {__pos?: {x: number, y: number}, __moved?: boolean}} DrawnDot
+ */
+
 /** A segment: from {x,y} to {x,y}, over [start, end] ms, lifted by `lift` px mid-way. */
 export function segment(from, to, start, end, lift = 0) {
   return { from, to, start, end, lift };

@@ -79,29 +79,33 @@ export function createClients(container, act, { readOnly = false } = {}) {
     const title = el("h3");
     const who = el("p", "pc-who");
     const buttons = el("div", "pc-buttons");
-    const make = (key, label, action, args) => {
-      const button = el("button", "pc-act", label);
+    // each button says it in full, and in two words where a phone has no room for more
+    // (its accessible name stays the full one)
+    const make = (key, label, short, action, args) => {
+      const button = el("button", "pc-act");
+      button.append(el("span", "pc-act-long", label), el("span", "pc-act-short", short));
+      button.setAttribute("aria-label", label);
       button.type = "button";
       button.dataset.act = key;
       button.dataset.spot = `${client.id}-${key}`; // "tyo-book-anyway": for the tour
       button.addEventListener("click", () => act(action, args(), box));
       buttons.append(button);
     };
-    make("book-majority", t("Book: refuse without a majority"), "book", () => ({
+    make("book-majority", t("Book: refuse without a majority"), t("Book · majority"), "book", () => ({
       server: client.server,
       passenger: client.passenger,
       mode: "majority",
     }));
-    make("book-anyway", t("Book: answer anyway"), "book", () => ({
+    make("book-anyway", t("Book: answer anyway"), t("Book · anyway"), "book", () => ({
       server: client.server,
       passenger: client.passenger,
       mode: "anyway",
     }));
-    make("board-anyway", t("Departures board: answer anyway"), "board", () => ({
+    make("board-anyway", t("Departures board: answer anyway"), t("Board · anyway"), "board", () => ({
       node: client.server,
       mode: "anyway",
     }));
-    make("board-majority", t("Departures board: majority"), "board", () => ({
+    make("board-majority", t("Departures board: majority"), t("Board · majority"), "board", () => ({
       node: client.server,
       mode: "majority",
     }));

@@ -19,6 +19,7 @@ const EDGE = 4; // a phone's card stays this far inside the drawing
 export function rolesOf(snapshot) {
   const history = snapshot.history ?? [];
   const last = history.at(-1) ?? null;
+  /** @type {{focus: any, coordinator: string | null, w: string[], r: string[], shared: string[]}} */
   const roles = { focus: last, coordinator: last?.coordinator ?? null, w: [], r: [], shared: [] };
   if (!last) return roles;
   const overlap = snapshot.overlap;
@@ -120,7 +121,7 @@ function drawTags(layer, tags) {
     .each(function placeTag(d) {
       const g = d3.select(this);
       const text = g.select("text").text(d.text);
-      const measured = text.node().getComputedTextLength?.() ?? 0;
+      const measured = /** @type {SVGTextElement} */ (text.node()).getComputedTextLength?.() ?? 0;
       const width = (measured > 0 ? measured : d.text.length * 6.2) + 8;
       g.select("rect").attr("width", width);
       g.attr("transform", `translate(${x},0)`);

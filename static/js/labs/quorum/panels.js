@@ -7,6 +7,13 @@
 import { fmt, num, percent, t } from "../../i18n.js";
 import { levelText, listOf } from "./words.js";
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string | null} cls
+ * @param {string | null} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, cls, text = null) {
   const el = document.createElement(tag);
   if (cls) el.className = cls;
