@@ -143,9 +143,9 @@ async function boot() {
 
   // the guided tour (tour.js): "Show me" sends what a click would
   const tour = createTour({
-    card: document.getElementById("tour"),
-    opener: document.getElementById("tour-open"),
-    slug: root.dataset.lab,
+    card: /** @type {HTMLElement} */ (document.getElementById("tour")),
+    opener: /** @type {HTMLButtonElement} */ (document.getElementById("tour-open")),
+    slug: root.dataset.lab ?? "",
     send: userSend,
     sendClass: (step) => socket.message("tour", { step }),
   });

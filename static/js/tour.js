@@ -19,14 +19,32 @@ import { createTourCard } from "./tour/card.js";
 import { isDone, loadProgress, saveProgress } from "./tour/progress.js";
 import { createSpotlight } from "./tour/spotlight.js";
 
+/** @import { Frame, Hello, Send, ServerError, TourStep } from "./types.js" */
+
+/**
+ * @typedef {object} Tour
+ * @property {(hello: Hello & {class?: {tour?: string | null}}) => void} hello
+ * @property {(frame: Frame) => void} frame
+ * @property {(message: {type: string, step?: string | null}) => void} classMessage
+ *   a class's `tour` message
+ * @property {(role: string) => void} setRole
+ * @property {(reason: string | null) => void} setLocked
+ * @property {(on: boolean) => void} setEnabled
+ * @property {(error: ServerError) => boolean} showError
+ */
+
 const LOOK_DELAY_MS = 350;
 
 /**
  * `card`: the tour's section; `opener`: the header button that takes or resumes it;
  * `send(action, args)` → ref (the page's own, as a click sends); `sendClass(step)`: the
  * host's `tour` message (a step id, or null).
+ * @param {{card: HTMLElement, opener: HTMLButtonElement, slug: string, send: Send,
+ *   sendClass: (step: string | null) => string | null}} parts
+ * @returns {Tour}
  */
 export function createTour({ card, opener, slug, send, sendClass }) {
+  /** @type {TourStep[]} */
   let steps = [];
   let index = -1; // the step shown; -1 when the card is closed
   let phase = "todo"; // "todo", "started" (its action seen, its event not yet), "done"

@@ -42,7 +42,7 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
   const body = element("div", "tour-body");
   body.append(title, words, error, why, buttons);
   section.replaceChildren(body);
-  floatWhenAway(section, body);
+  floatWhenAway(section);
   section.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || event.defaultPrevented) return;
     event.preventDefault();
@@ -98,10 +98,11 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
 }
 
 /**
- * Float `body` at the bottom of the viewport while its `place` is above it (scrolled
- * past); the place keeps the body's height meanwhile, so the layout does not jump.
+ * Mark `place` `is-floating` while it is above the viewport (scrolled past): tour.css
+ * then floats the card inside it at the bottom of the viewport, and the place keeps its
+ * height meanwhile, so the layout does not jump.
  */
-function floatWhenAway(place, body) {
+function floatWhenAway(place) {
   const seen = new IntersectionObserver(([entry]) => {
     const away = !place.hidden && !entry.isIntersecting && entry.boundingClientRect.bottom <= 0;
     if (away === place.classList.contains("is-floating")) return;

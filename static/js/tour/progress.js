@@ -3,9 +3,15 @@
  * tour (localStorage, per lab), and whether a frame shows a step done.
  */
 
+/** @import { Frame, TourStep } from "../types.js" */
+
 const STORE_PREFIX = "playground:tour:";
 
-/** `{state, step}`: state "new" (never seen), "running", "skipped" or "done". */
+/**
+ * `{state, step}`: state "new" (never seen), "running", "skipped" or "done".
+ * @param {string} slug
+ * @returns {{state: string, step: string | null}}
+ */
 export function loadProgress(slug) {
   try {
     const stored = JSON.parse(localStorage.getItem(STORE_PREFIX + slug) ?? "null");
@@ -15,7 +21,12 @@ export function loadProgress(slug) {
   }
 }
 
-/** Remember where the visitor is in `slug`'s tour. */
+/**
+ * Remember where the visitor is in `slug`'s tour.
+ * @param {string} slug
+ * @param {string} state
+ * @param {string | null | undefined} step
+ */
 export function saveProgress(slug, state, step) {
   try {
     localStorage.setItem(STORE_PREFIX + slug, JSON.stringify({ state, step: step ?? null }));
@@ -28,6 +39,9 @@ export function saveProgress(slug, state, step) {
  * Whether `frame` shows `step` done: a frame of its `done_when.action`, or one carrying
  * an event of type `done_when.event` with every field of `done_when.with`. Whoever acted
  * (the visitor's own click, "Show me", a class's driver) makes no difference.
+ * @param {TourStep} step
+ * @param {Pick<Frame, "action" | "events">} frame
+ * @returns {boolean}
  */
 export function isDone(step, frame) {
   const when = step.done_when ?? {};
