@@ -379,6 +379,19 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise ProtocolError("bad_driver", gettext("driver must be a member id"))
         await self.room.classroom.set_control(mode, driver)
 
+    async def on_tour(self, message: dict, ref: str | None) -> None:
+        """The host shows everyone a step of the lab's tour, or ends it (null)."""
+        only(message, {"type", "ref", "step"})
+        self.must_host()
+        step = message.get("step", False)
+        if step is not None and not isinstance(step, str):
+            raise ProtocolError(
+                "bad_step",
+                gettext("step must be the id of a step of this lab's tour, or null"),
+                "step",
+            )
+        await self.room.classroom.set_tour(step)
+
     async def on_start_class(self, message: dict, ref: str | None) -> None:
         """Start a class from this room's current moment; the host's links come back."""
         only(message, {"type", "ref"})
@@ -650,6 +663,7 @@ HANDLERS = {
     "ping": LabConsumer.on_ping,
     "claim_host": LabConsumer.on_claim_host,
     "control": LabConsumer.on_control,
+    "tour": LabConsumer.on_tour,
     "start_class": LabConsumer.on_start_class,
     "branch": LabConsumer.on_branch,
     "ask": LabConsumer.on_ask,

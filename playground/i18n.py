@@ -1,8 +1,9 @@
-"""Translation of what the simulators mark (labels, help, choice labels)."""
+"""Translation of what the simulators mark (labels, help, choice labels, tour steps)."""
 
 from django.utils.translation import gettext
 
 TRANSLATED_FIELDS = ("label", "help")
+TOUR_FIELDS = ("say", "notice")
 
 
 def translate_declaration(declaration: dict) -> dict:
@@ -21,12 +22,15 @@ def translate_declaration(declaration: dict) -> dict:
             {**_translated(a), "params": [param(p) for p in a["params"]]}
             for a in declaration["actions"]
         ],
+        "tour": [
+            _translated(step, TOUR_FIELDS) for step in declaration.get("tour", [])
+        ],
     }
 
 
-def _translated(item: dict) -> dict:
+def _translated(item: dict, fields: tuple = TRANSLATED_FIELDS) -> dict:
     out = dict(item)
-    for field in TRANSLATED_FIELDS:
+    for field in fields:
         if isinstance(out.get(field), str) and out[field]:
             out[field] = gettext(out[field])
     return out

@@ -27,6 +27,10 @@ class RoomRecord(models.Model):
     driver = models.CharField(max_length=40, blank=True, default="")
     driver_name = models.CharField(max_length=60, blank=True, default="")
     control_version = models.PositiveIntegerField(default=0)
+    # classes only: the tour step the host is running for everyone ("" when none),
+    # with a version that only grows, like the control mode's
+    tour_step = models.CharField(max_length=40, blank=True, default="")
+    tour_version = models.PositiveIntegerField(default=0)
     # a private branch remembers the class it came from, and the member who made it
     parent = models.CharField(max_length=40, blank=True, default="")
     creator = models.CharField(max_length=40, blank=True, default="")

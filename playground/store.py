@@ -140,6 +140,18 @@ def set_control(room_id: str, mode: str, driver: str, driver_name: str) -> int:
         return record.control_version
 
 
+def set_tour(room_id: str, step: str) -> int:
+    """Store the tour step a class is shown ("" for none); returns its version (the
+    later version wins)."""
+    fresh()
+    with transaction.atomic():
+        record = RoomRecord.objects.select_for_update().get(pk=room_id)
+        record.tour_step = step
+        record.tour_version += 1
+        record.save(update_fields=["tour_step", "tour_version"])
+        return record.tour_version
+
+
 def ask(room_id: str, text: str, kind: str, choices: list, at_seq: int) -> Question:
     """Store the host's next question."""
     fresh()

@@ -1,8 +1,9 @@
-"""A class session: who may act (the control mode), and "predict, then run" questions.
+"""A class session: who may act (the control mode), "predict, then run" questions, and
+the guided tour the host runs for everyone.
 
-Control changes and questions are stored and relayed to the other processes serving the
-class; each carries a number (a version, a question number), and a later one wins a
-race, so every process ends up showing the same.
+Control changes, questions and tour steps are stored and relayed to the other processes
+serving the class; each carries a number (a version, a question number), and a later one
+wins a race, so every process ends up showing the same.
 """
 
 import asyncio
@@ -81,6 +82,9 @@ class Classroom:
             record.mode, record.driver, record.driver_name, record.control_version
         )
         self.question: Question | None = None
+        # the tour step the host shows everyone ("" for none), and its version
+        self.tour_step = record.tour_step
+        self.tour_version = record.tour_version
         self._end: asyncio.TimerHandle | None = None
 
     # -- the end -------------------------------------------------------------------
@@ -204,6 +208,7 @@ class Classroom:
             "control": self.control.as_dict(),
             "watching": presence.watching(),
             "question": self.question.as_dict(host=host) if self.question else None,
+            "tour": self.tour_step or None,
         }
         if host:
             info["members"] = presence.roster()
@@ -217,6 +222,7 @@ class Classroom:
             "room.answers": self.on_answers,
             "room.reveal": self.on_reveal,
             "room.removed": self.on_removed,
+            "room.tour": self.on_tour,
         }
 
     # -- who may act ---------------------------------------------------------------
@@ -290,6 +296,33 @@ class Classroom:
             message["version"],
         )
         text = encode({"type": "control", **self.control.as_dict()})
+        await self.room.broadcast(text)
+
+    # -- the tour, run for everyone ---------------------------------------------------
+
+    async def set_tour(self, step: str | None) -> None:
+        """Show every member this tour step (None: end the tour for everyone)."""
+        ids = [s.id for s in self.room.lab_class.tour]
+        if step is not None and step not in ids:
+            raise ActionError(
+                "no_such_step",
+                gettext_noop("this lab's tour has no step %(step)s; it has %(ids)s"),
+                "step",
+                step=repr(step if len(step) <= 40 else step[:40] + "…"),
+                ids=", ".join(ids),
+            )
+        version = await asyncio.to_thread(store.set_tour, self.room.id, step or "")
+        message = {"step": step or "", "version": version}
+        await self.on_tour(message)
+        await self.room.relay.publish({"type": "room.tour", **message})
+
+    async def on_tour(self, message: dict) -> None:
+        """Adopt a tour step unless a later one is already shown."""
+        if message["version"] <= self.tour_version:
+            return
+        self.tour_step, self.tour_version = message["step"], message["version"]
+        step, version = self.tour_step or None, self.tour_version
+        text = encode({"type": "tour", "step": step, "version": version})
         await self.room.broadcast(text)
 
     # -- predict, then run -----------------------------------------------------------

@@ -3,7 +3,7 @@
 from simulators.engine.canonical import canonical_json, digest_of
 from simulators.engine.clock import EventQueue, VirtualClock
 from simulators.engine.clocked import ClockedLab
-from simulators.engine.declaration import ActionError, ActionSpec, Param
+from simulators.engine.declaration import ActionError, ActionSpec, Param, TourStep
 from simulators.engine.lab import Lab
 from simulators.engine.network import Latency, Message, Network, link_id
 from simulators.engine.rng import derive_seed, make_rng
@@ -18,6 +18,7 @@ __all__ = [
     "Message",
     "Network",
     "Param",
+    "TourStep",
     "VirtualClock",
     "canonical_json",
     "derive_seed",

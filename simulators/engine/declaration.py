@@ -4,6 +4,7 @@ The server validates every incoming action against its declaration, and the brow
 builds its control panel from the same declaration, so the two cannot disagree.
 """
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,3 +227,72 @@ class ActionSpec:
                 )
             checked[param.name] = param.check(args[param.name])
         return checked
+
+
+# What a tour step may point at: a control (by the action it sends), a node or a link of
+# the network drawing, or a named spot the page or the renderer marks (`data-spot`).
+TARGET_KINDS = ("action", "node", "link", "spot")
+STEP_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+STEP_ID_MAX = 40
+
+
+@dataclass(frozen=True)
+class TourStep:
+    """One step of a lab's guided tour: what to do, where, and what to notice.
+
+    `target` is one of `{"action": name}`, `{"node": id}`, `{"link": id}` or
+    `{"spot": name}` ("stage" is the drawing). `show_me` is the action and arguments
+    "Show me" sends, exactly as a click would. `done_when` ends the step: a frame whose
+    action is `{"action": name}`, or that carries `{"event": type}` (with `"with"`, a
+    dict of fields the event must hold). `look`, a target like `target`, is where to
+    look once the step is done (the target itself when None).
+    """
+
+    id: str
+    say: str
+    notice: str
+    target: dict
+    show_me: tuple[str, dict]
+    done_when: dict
+    look: dict | None = None
+
+    def __post_init__(self) -> None:
+        if not STEP_ID.fullmatch(self.id) or len(self.id) > STEP_ID_MAX:
+            raise ValueError(f"tour step id {self.id!r} is not a short slug")
+        for where in (self.target, self.look):
+            if where is not None and (
+                len(where) != 1 or next(iter(where)) not in TARGET_KINDS
+            ):
+                raise ValueError(f"step {self.id}: bad target {where!r}")
+        ends = set(self.done_when)
+        if len(ends & {"action", "event"}) != 1 or ends - {"action", "event", "with"}:
+            raise ValueError(f"step {self.id}: bad done_when {self.done_when!r}")
+        if "with" in ends and "event" not in ends:
+            raise ValueError(f"step {self.id}: 'with' needs an 'event'")
+
+    def as_dict(self) -> dict:
+        """The step as JSON-safe data for the browser."""
+        action, args = self.show_me
+        data = {
+            "id": self.id,
+            "say": self.say,
+            "notice": self.notice,
+            "target": dict(self.target),
+            "show_me": {"action": action, "args": dict(args)},
+            "done_when": dict(self.done_when),
+        }
+        if self.look is not None:
+            data["look"] = dict(self.look)
+        return data
+
+    def done_by(self, action: str, events: list[dict]) -> bool:
+        """Whether a frame of `action` with `events` ends this step (as the browser
+        decides it)."""
+        if "action" in self.done_when:
+            return action == self.done_when["action"]
+        wanted = self.done_when.get("with", {})
+        return any(
+            event.get("type") == self.done_when["event"]
+            and all(event.get(key) == value for key, value in wanted.items())
+            for event in events
+        )

@@ -4,9 +4,13 @@ from typing import Any, ClassVar
 
 from simulators.engine.canonical import digest_of
 from simulators.engine.cost import CostModel
-from simulators.engine.declaration import ActionError, ActionSpec, Param
+from simulators.engine.declaration import ActionError, ActionSpec, Param, TourStep
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import SEED_MAX
+
+MIN_TOUR_STEPS, MAX_TOUR_STEPS = 3, 6
+# actions that have no form of their own on the page (the playback bar's, the room's)
+NO_CONTROL = ("timeline", "clock")
 
 
 class Lab:
@@ -21,6 +25,9 @@ class Lab:
     slug: ClassVar[str] = ""
     options: ClassVar[tuple[Param, ...]] = ()
     actions: ClassVar[tuple[ActionSpec, ...]] = ()
+    # the guided tour: a few steps over the stage (docs/architecture.md, "Writing a
+    # lab's tour"); the browser runs it from the declaration
+    tour: ClassVar[tuple[TourStep, ...]] = ()
     # declared costs (simulators/engine/cost.py): of making the lab, of showing a
     # state (snapshot, metrics, digest), and of actions (the model)
     creation_cost: ClassVar[int] = 1_000
@@ -75,7 +82,47 @@ class Lab:
             "lab": cls.slug,
             "options": [p.as_dict() for p in cls.options],
             "actions": [a.as_dict() for a in cls.actions],
+            "tour": [step.as_dict() for step in cls.tour],
         }
+
+    @classmethod
+    def tour_problems(cls) -> list[str]:
+        """What is wrong with the lab's tour, in words (empty when it is sound).
+
+        A tour has 3 to 6 steps with distinct ids; every control a step points at and
+        every action that ends a step is one of the lab's, shown on the page; every
+        "Show me" is an action the lab's own checks accept.
+        """
+        steps = cls.tour
+        problems = []
+        if not MIN_TOUR_STEPS <= len(steps) <= MAX_TOUR_STEPS:
+            problems.append(f"{len(steps)} steps; a tour has 3 to 6")
+        ids = [step.id for step in steps]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        problems += [f"step id {i!r} is used twice" for i in twice]
+        for step in steps:
+            shown = [step.target.get("action"), (step.look or {}).get("action")]
+            for name in filter(None, shown):
+                problems += cls._action_problems(step.id, name, NO_CONTROL)
+            for name in filter(None, [step.done_when.get("action"), step.show_me[0]]):
+                problems += cls._action_problems(step.id, name, ("clock",))
+            try:
+                cls.action_spec(step.show_me[0]).validate(step.show_me[1])
+            except ActionError as error:
+                problems.append(f"step {step.id}: show me is refused: {error.message}")
+        return problems
+
+    @classmethod
+    def _action_problems(cls, step_id: str, name: str, groups: tuple) -> list[str]:
+        """Whether `name` is an action of the lab outside `groups`, in words."""
+        spec = next((a for a in cls.actions if a.name == name), None)
+        if spec is None:
+            return [f"step {step_id}: no action named {name!r}"]
+        if spec.group == "clock":
+            return [f"step {step_id}: {name!r} is the room's, not a visitor's"]
+        if spec.group in groups:
+            return [f"step {step_id}: {name!r} has no form to point at"]
+        return []
 
     def apply(self, name: Any, args: Any) -> list[dict]:
         """Validate and apply one action; return events that describe what happened."""

@@ -22,6 +22,7 @@ import { createShare, linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
+import { createTour } from "./tour.js";
 
 /** @import { Hello, Renderer, RendererModule } from "./types.js" */
 
@@ -83,6 +84,7 @@ async function boot() {
     controls?.setLocked(reason);
     timeline?.setLocked(reason);
     history?.setLocked(reason);
+    tour.setLocked(reason);
   }
 
   /** Send an action the user chose: a replay in progress stops (the user acts). */
@@ -140,6 +142,15 @@ async function boot() {
     }
   }
 
+  // the guided tour (tour.js): "Show me" sends what a click would
+  const tour = createTour({
+    card: /** @type {HTMLElement} */ (document.getElementById("tour")),
+    opener: /** @type {HTMLButtonElement} */ (document.getElementById("tour-open")),
+    slug: root.dataset.lab ?? "",
+    send: userSend,
+    sendClass: (step) => socket.message("tour", { step }),
+  });
+
   const socket = new LabSocket(wsPath, {
     seed: Number.parseInt(seed, 10) || 0,
     room: entry.room,
@@ -151,6 +162,7 @@ async function boot() {
         controls?.setEnabled(state === "open");
         timeline?.setEnabled(state === "open");
         history?.setEnabled(state === "open");
+        tour.setEnabled(state === "open");
       },
       onHello(hello) {
         timeline?.destroy();
@@ -177,6 +189,7 @@ async function boot() {
         root.dataset.room = hello.room;
         root.dataset.kind = hello.kind ?? "private";
         classroom.hello(hello);
+        tour.hello(hello);
       },
       onFrame(frame) {
         if (!renderer) return;
@@ -203,6 +216,7 @@ async function boot() {
           { seq: frame.seq },
         );
         markMoment(frame);
+        tour.frame(frame);
       },
       onLinkRefused(error) {
         showLinkRefused(linkNotice, error);
@@ -212,6 +226,7 @@ async function boot() {
         classroom.refused(refusal);
       },
       onError(error) {
+        if (tour.showError(error)) return;
         if (classroom.showError(error)) return;
         if (controls?.showError(error)) return;
         if (timeline?.showError(error)) return;
@@ -226,6 +241,8 @@ async function boot() {
         classroom.presence(presence);
       },
       onClass(message) {
+        if (message.type === "tour") tour.classMessage(message);
+        else if (message.type === "role") tour.setRole(message.role);
         classroom.onMessage(message);
       },
     },

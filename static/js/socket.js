@@ -453,6 +453,7 @@ const CLASS_MESSAGES = [
   "answered",
   "roster",
   "removed",
+  "tour",
 ];
 
 /** @type {Record<string, Handler>} */

@@ -71,11 +71,30 @@
  */
 
 /**
+ * What a tour step points at: a control by its action, a node or a link of the network
+ * drawing, or a spot ("stage", or an element marked `data-spot`).
+ * @typedef {{action: string} | {node: string} | {link: string} | {spot: string}} TourTarget
+ */
+
+/**
+ * One step of a lab's guided tour (docs/protocol.md, "The tour"; tour.js runs it).
+ * @typedef {object} TourStep
+ * @property {string} id a slug: links and class messages name the step by it
+ * @property {string} say what to do
+ * @property {string} notice what to notice once it is done
+ * @property {TourTarget} target
+ * @property {{ action: string, args: Record<string, unknown> }} show_me
+ * @property {{ action?: string, event?: string, with?: Record<string, unknown> }} done_when
+ * @property {TourTarget} [look] where to look once it is done
+ */
+
+/**
  * What a lab offers (hello's `declaration`).
  * @typedef {object} Declaration
  * @property {string} lab
  * @property {Action[]} actions
  * @property {unknown[]} [options]
+ * @property {TourStep[]} [tour]
  */
 
 /**

@@ -257,6 +257,47 @@ async def test_a_class_spread_over_two_processes_behaves_as_one(pair):
         await socket.close()
 
 
+async def test_a_tour_run_on_one_process_is_shown_on_the_other(pair):
+    a, b = pair
+    owner = await LiveSocket.open(a, HASH)
+    await owner.next("hello")
+    await owner.send(type="start_class")
+    started = await owner.next("class_started")
+    room = started["room"]
+    hosts = []
+    for server in (a, b):  # a host on each process
+        host = await LiveSocket.open(server, HASH, room=room, name="Teacher")
+        await host.next("hello")
+        await host.send(type="claim_host", secret=started["secret"])
+        await host.next("role")
+        hosts.append(host)
+    ana = await LiveSocket.open(b, HASH, room=room, name="Ana")
+    await ana.next("hello")
+    await hosts[0].send(type="tour", step="remove-shard")
+    shown = await ana.next("tour")
+    assert shown == {"type": "tour", "step": "remove-shard", "version": 1}
+    # the two hosts move the tour at once: everyone ends on the same, latest step
+    for _ in range(3):
+        await asyncio.gather(
+            hosts[0].send(type="tour", step="lookup"),
+            hosts[1].send(type="tour", step="hot-key"),
+        )
+    people = (*hosts, ana)
+    await asyncio.gather(*(listen(socket, 1.0) for socket in people))
+    finals = []
+    for socket in people:
+        versions = [m["version"] for m in socket.inbox if m["type"] == "tour"]
+        assert versions == sorted(set(versions)), versions
+        finals.append([m for m in socket.inbox if m["type"] == "tour"][-1])
+    assert finals[0] == finals[1] == finals[2]
+    assert finals[0]["version"] == 7
+    late = await LiveSocket.open(a, HASH, room=room, name="Late")
+    hello = await late.next("hello")
+    assert hello["class"]["tour"] == finals[0]["step"]
+    for socket in (owner, *hosts, ana, late):
+        await socket.close()
+
+
 async def test_limits_count_across_processes_and_a_removal_reaches_every_one(
     cluster_env,
 ):

@@ -21,6 +21,7 @@ from simulators.labs.hash_placement.placements import (
     RingPlacement,
 )
 from simulators.labs.hash_placement.stats import request_share, spread
+from simulators.labs.hash_placement.tour import TOUR
 
 SCHEMES = ("mod", "partitions", "ring")
 NO_MOVES: Moves = (0, {}, {})
@@ -32,6 +33,7 @@ class HashPlacementLab(Lab):
     slug = "hash-placement"
     options = OPTIONS
     actions = ACTIONS
+    tour = TOUR
     cost_model = HashPlacementCost
 
     def __init__(self, seed: int = 0, **options) -> None:

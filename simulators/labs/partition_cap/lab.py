@@ -44,6 +44,7 @@ from simulators.labs.partition_cap.declaration import (
     SERVERS,
     TIMEOUT_MS,
 )
+from simulators.labs.partition_cap.tour import TOUR
 
 CITY = dict(SERVERS)
 
@@ -54,6 +55,7 @@ class PartitionCapLab(ClockedLab):
     slug = "partition-cap"
     options = OPTIONS
     actions = ACTIONS
+    tour = TOUR
 
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)

@@ -36,6 +36,7 @@ from simulators.labs.quorum.declaration import (
     SKEW_BOUND_MS,
     QuorumCost,
 )
+from simulators.labs.quorum.tour import TOUR
 from simulators.labs.quorum.trials import TrialConfig, run_trials, start_trial
 
 HISTORY_SHOWN = 40
@@ -59,6 +60,7 @@ class QuorumLab(ClockedLab):
     slug = "quorum"
     options = OPTIONS
     actions = ACTIONS
+    tour = TOUR
     cost_model = QuorumCost
 
     def __init__(self, seed: int = 0, **options) -> None:

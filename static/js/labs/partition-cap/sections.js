@@ -87,6 +87,7 @@ export function createClients(container, act, { readOnly = false } = {}) {
       button.setAttribute("aria-label", label);
       button.type = "button";
       button.dataset.act = key;
+      button.dataset.spot = `${client.id}-${key}`; // "tyo-book-anyway": for the tour
       button.addEventListener("click", () => act(action, args(), box));
       buttons.append(button);
     };
@@ -240,6 +241,7 @@ export function createCopies(container) {
 /** What the copies found when they met, the conflict verdicts, and vanished bookings. */
 export function createVerdicts(container) {
   const box = el("section", "pc-verdicts");
+  box.dataset.spot = "verdicts"; // a tour step points here (tour/spotlight.js)
   box.setAttribute("aria-label", t("After healing"));
   const title = el("h3", "", t("When the copies meet"));
   const vanished = el("div", "pc-vanished");

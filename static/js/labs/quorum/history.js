@@ -24,7 +24,11 @@ const COLUMNS = [
 
 /** Build the panel inside `parent`; returns {update(snapshot)}. */
 export function createHistory(parent) {
-  const section = d3.select(parent).append("section").attr("class", "q-history");
+  const section = d3
+    .select(parent)
+    .append("section")
+    .attr("class", "q-history")
+    .attr("data-spot", "history"); // a tour step points here (tour/spotlight.js)
   section.append("h2").attr("id", "q-history-title").text(t("History"));
   const intro = section.append("p").attr("class", "q-note");
   const wrap = section.append("div").attr("class", "q-table-wrap").attr("tabindex", 0);

@@ -106,6 +106,7 @@ export function createTrials(parent, send, { readOnly = false } = {}) {
   const run = element("button", "button", t("Count 1,000 trials"));
   run.type = "button";
   run.dataset.q = "run-trials";
+  run.dataset.spot = "count-trials"; // a tour step points here (tour/spotlight.js)
   run.addEventListener("click", () => send("run_trials", { count: 1000 }));
   const replay = element("button", "button", "");
   replay.type = "button";

@@ -1,0 +1,148 @@
+/**
+ * The tour's card: step n of N, what to do, what to notice, and its buttons. A plain
+ * view: tour.js decides, this draws. Not modal: it is a region of the page with a live
+ * part for the step's words, every button reachable by Tab, and Escape skips the tour.
+ *
+ * The section is the card's place in the layout; its body is the card. When the place
+ * is scrolled out of view (the visitor went down to a table or the guide), the body
+ * floats at the bottom of the viewport and the place keeps its height, so nothing moves.
+ */
+
+import { fmt, num, t } from "../i18n.js";
+
+/** Build the card inside `section`; the handlers are called on the buttons. */
+export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
+  section.setAttribute("role", "region");
+  section.setAttribute("aria-labelledby", "tour-title");
+  const title = element("h2", "tour-title");
+  title.id = "tour-title";
+  title.tabIndex = -1;
+  const count = element("span", "tour-count");
+  const heading = element("span", "tour-heading", t("Guided tour"));
+  title.append(heading, " ", count);
+  const words = element("div", "tour-words");
+  words.setAttribute("aria-live", "polite");
+  const say = element("p", "tour-say");
+  const status = element("p", "tour-status");
+  status.id = "tour-status";
+  const notice = element("p", "tour-notice");
+  words.append(say, status, notice);
+  const error = element("p", "tour-error");
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  const why = element("p", "tour-why");
+  why.id = "tour-why";
+  why.hidden = true;
+  const showMe = button(t("Show me"), "button tour-show-me", onShowMe);
+  const next = button(t("Next"), "button tour-next", onNext);
+  const lead = button(t("Run the tour for everyone"), "button button-quiet tour-lead", onLead);
+  const skip = button(t("Skip tour"), "button button-quiet tour-skip", onSkip);
+  const buttons = element("div", "tour-buttons");
+  buttons.append(showMe, next, lead, skip);
+  const body = element("div", "tour-body");
+  body.append(title, words, error, why, buttons);
+  section.replaceChildren(body);
+  floatWhenAway(section);
+  section.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    event.preventDefault();
+    onSkip();
+  });
+
+  return {
+    /** Draw one moment of the tour (see tour.js's `render`). */
+    render(view) {
+      const following = view.mode === "following";
+      section.dataset.step = String(view.number);
+      section.dataset.done = String(view.done);
+      section.dataset.mode = view.mode;
+      const where = { n: num(view.number), total: num(view.total) };
+      setText(count, fmt(t("Step %(n)s of %(total)s"), where));
+      setText(say, view.say);
+      // done: what to notice takes the place of what to do (the card stays short)
+      say.hidden = Boolean(view.notice);
+      setText(status, view.status);
+      status.hidden = !view.status;
+      setText(notice, view.notice ? fmt(t("Notice: %(what)s"), { what: view.notice }) : "");
+      notice.hidden = !view.notice;
+      const off = view.done ? t("This step is done.") : view.showMeOff;
+      // following the host, the status line already says who does the steps
+      setText(why, view.done || following || !view.showMeOff ? "" : view.showMeOff);
+      why.hidden = !why.textContent;
+      const reason = following && !view.done && view.showMeOff ? status.id : why.id;
+      disable(showMe, off, why.hidden && reason === why.id ? null : reason);
+      setText(next, view.last ? t("Finish") : t("Next"));
+      next.hidden = following;
+      disable(next, view.done ? null : t("Do this step first, or press “Show me”."));
+      lead.hidden = !view.host;
+      lead.setAttribute("aria-pressed", String(view.mode === "leading"));
+      setText(skip, following ? t("Hide") : t("Skip tour"));
+    },
+    showError(message) {
+      error.textContent = fmt(t("Not done: %(message)s"), { message });
+      error.hidden = false;
+    },
+    clearError() {
+      error.hidden = true;
+      error.textContent = "";
+    },
+    /** Move the keyboard to the card (it was opened by a click). */
+    focus() {
+      title.focus();
+    },
+    /** The card's box on screen (where it floats, if it does), or null while hidden. */
+    box() {
+      return section.hidden ? null : body.getBoundingClientRect();
+    },
+  };
+}
+
+/**
+ * Mark `place` `is-floating` while it is above the viewport (scrolled past): tour.css
+ * then floats the card inside it at the bottom of the viewport, and the place keeps its
+ * height meanwhile, so the layout does not jump.
+ */
+function floatWhenAway(place) {
+  const seen = new IntersectionObserver(([entry]) => {
+    const away = !place.hidden && !entry.isIntersecting && entry.boundingClientRect.bottom <= 0;
+    if (away === place.classList.contains("is-floating")) return;
+    if (away) place.style.height = `${place.getBoundingClientRect().height}px`;
+    else place.style.removeProperty("height");
+    place.classList.toggle("is-floating", away);
+  });
+  seen.observe(place);
+}
+
+/** Off with a reason (`aria-disabled`, so it keeps its focus and says why), or on. */
+function disable(target, reason, describedBy = null) {
+  if (reason) {
+    target.setAttribute("aria-disabled", "true");
+    target.title = reason;
+  } else {
+    target.removeAttribute("aria-disabled");
+    target.removeAttribute("title");
+  }
+  if (describedBy) target.setAttribute("aria-describedby", describedBy);
+  else target.removeAttribute("aria-describedby");
+}
+
+function button(text, className, onClick) {
+  const made = element("button", className, text);
+  made.type = "button";
+  made.addEventListener("click", () => {
+    if (made.getAttribute("aria-disabled") === "true") return;
+    onClick();
+  });
+  return made;
+}
+
+function element(tag, className, text = "") {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text) made.textContent = text;
+  return made;
+}
+
+function setText(target, text) {
+  if (target.textContent !== text) target.textContent = text;
+}

@@ -1,0 +1,364 @@
+"""The guided tour in real headless Chromium: every lab's, to its end by "Show me"
+alone and by the visitor's own clicks; skipped and resumed; opened at a step by a link;
+and run by a class's host for everyone."""
+
+import pytest
+from playwright.sync_api import expect
+
+from playground.liveserver import watch_errors
+from simulators.labs import LABS
+
+pytestmark = pytest.mark.browser
+WIDE = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SLUGS = sorted(LABS)
+WAIT_MS = 15_000  # a step that waits for messages to land takes a few seconds
+
+
+def step_ids(slug):
+    return [step.id for step in LABS[slug].tour]
+
+
+class Visitors:
+    """New visitors (a browser context each) of the live server."""
+
+    def __init__(self, browser, url):
+        self.browser = browser
+        self.url = url
+        self.contexts = []
+
+    def page(self, viewport=WIDE):
+        context = self.browser.new_context(viewport=viewport)
+        self.contexts.append(context)
+        return watch_errors(context.new_page())
+
+    def __call__(self, slug, viewport=WIDE, query=""):
+        """A new visitor's page of `slug`, connected."""
+        page = self.page(viewport)
+        page.goto(f"{self.url}/labs/{slug}/{query}")
+        connected(page)
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def visit(browser, live_server_url):
+    """Open a lab as a new visitor: `visit(slug, viewport=WIDE, query="")` → page."""
+    visitors = Visitors(browser, live_server_url)
+    yield visitors
+    visitors.close()
+
+
+def connected(page):
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+
+
+def card(page):
+    return page.locator("#tour")
+
+
+def at_step(page, number):
+    expect(card(page)).to_be_visible()
+    expect(card(page)).to_have_attribute("data-step", str(number), timeout=WAIT_MS)
+    expect(card(page)).to_have_attribute("data-done", "false")
+
+
+def highlighted(page):
+    """The control or the spot the step rings."""
+    target = page.locator('[data-tour-highlight="target"]')
+    expect(target).to_have_count(1)
+    expect(page.locator(".tour-ring")).to_be_visible()
+    return target
+
+
+def done(page):
+    expect(card(page)).to_have_attribute("data-done", "true", timeout=WAIT_MS)
+    expect(card(page).locator(".tour-notice")).to_be_visible()
+    expect(card(page).locator(".tour-error")).to_be_hidden()
+
+
+def next_step(page):
+    card(page).locator(".tour-next").click()
+
+
+def show_me(page):
+    button = card(page).get_by_role("button", name="Show me")
+    expect(button).not_to_have_attribute("aria-disabled", "true")
+    button.click()
+
+
+def assert_the_labs_point_shows(page, slug):
+    if slug == "hash-placement":
+        mod = page.locator('#stage article[data-scheme="mod"] .moved-big')
+        expect(mod).to_contain_text("%")
+        expect(page.locator("#lab")).to_have_attribute("data-length", "4")
+    elif slug == "quorum":
+        stale = page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
+        expect(stale).to_have_count(1)
+        expect(page.locator(".q-trials")).not_to_have_attribute("data-stale", "0")
+    else:
+        expect(page.locator(".pc-vanished")).to_be_visible(timeout=WAIT_MS)
+
+
+def finished(page):
+    expect(card(page)).to_be_hidden()
+    expect(page.locator("#tour-open")).to_have_text("Take the tour")
+    expect(page.locator(".tour-ring")).to_be_hidden()
+    assert page.console_errors == []
+
+
+# -- to the end by "Show me" alone ---------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_tour_runs_to_its_end_by_show_me_alone(visit, slug):
+    page = visit(slug)
+    steps = step_ids(slug)
+    for number in range(1, len(steps) + 1):
+        at_step(page, number)  # a new visitor sees it without clicking anything
+        highlighted(page)
+        show_me(page)
+        done(page)
+        expect(card(page).locator(".tour-next")).to_have_text(
+            "Finish" if number == len(steps) else "Next"
+        )
+        next_step(page)
+    finished(page)
+    assert_the_labs_point_shows(page, slug)
+
+
+def test_on_a_phone_the_card_and_its_ring_are_in_view_and_clear(visit):
+    """On the first screen the card sits above the stage; further down it floats at
+    the bottom; either way what the step rings is scrolled into view, under neither the
+    card nor the stage that stays on top."""
+    page = visit("quorum", PHONE)
+    steps = step_ids("quorum")
+    for number in range(1, len(steps) + 1):
+        at_step(page, number)
+        highlighted(page)
+        page.wait_for_function(
+            """() => {
+              const box = (s) => document.querySelector(s).getBoundingClientRect();
+              const ring = box(".tour-ring"), card = box(".tour-body");
+              const stage = document.getElementById("stage");
+              const target = document.querySelector("[data-tour-highlight]");
+              const s = stage.getBoundingClientRect();
+              const clearOfCard = ring.bottom <= card.top || ring.top >= card.bottom;
+              const clearOfStage = stage.contains(target) || s.bottom <= 0
+                || ring.top >= s.bottom - 1;
+              // a control taller than the room left shows its top
+              const seen = ring.bottom <= innerHeight
+                || ring.top <= Math.max(card.bottom, s.bottom) + 24;
+              return card.top >= 0 && card.bottom <= innerHeight && ring.top >= 0
+                && seen && clearOfCard && clearOfStage;
+            }""",
+            timeout=WAIT_MS,
+        )
+        stage = page.locator("#stage").bounding_box()
+        assert stage["height"] >= PHONE["height"] / 3
+        show_me(page)
+        done(page)
+        next_step(page)
+    finished(page)
+    assert_the_labs_point_shows(page, "quorum")
+
+
+# -- to the end by the visitor's own clicks ------------------------------------------
+
+
+def submit(target):
+    target.locator('button[type="submit"]').click()
+
+
+def choose(target, field, **option):
+    target.get_by_label(field, exact=True).select_option(**option)
+
+
+# what a visitor does on each step's highlighted control, by lab and step id
+OWN_CLICKS = {
+    "hash-placement": {
+        "add-shard": submit,
+        "remove-shard": lambda t: (choose(t, "Shard", value="B"), submit(t)),
+        "lookup": submit,
+        "hot-key": submit,
+    },
+    "quorum": {
+        "levels-one": lambda t: (
+            choose(t, "W", label="ONE (1 copy)"),
+            choose(t, "R", label="ONE (1 copy)"),
+            submit(t),
+        ),
+        "cut-a-c": lambda t: t.click(),
+        "write-a": lambda t: (choose(t, "Coordinator", value="A"), submit(t)),
+        "read-c": lambda t: (choose(t, "Coordinator", value="C"), submit(t)),
+        "count-stale": lambda t: t.click(),
+    },
+    "partition-cap": {
+        "split": submit,
+        "book-tokyo": lambda t: t.click(),
+        "book-frankfurt": lambda t: t.click(),
+        "heal": submit,
+        "board-tokyo": lambda t: t.click(),
+    },
+}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_tour_runs_to_its_end_by_the_visitors_own_clicks(visit, slug):
+    page = visit(slug)
+    steps = step_ids(slug)
+    assert set(OWN_CLICKS[slug]) == set(steps)
+    for number, step_id in enumerate(steps, start=1):
+        at_step(page, number)
+        next_button = card(page).locator(".tour-next")
+        expect(next_button).to_have_attribute("aria-disabled", "true")
+        OWN_CLICKS[slug][step_id](highlighted(page))
+        done(page)
+        next_step(page)
+    finished(page)
+    assert_the_labs_point_shows(page, slug)
+
+
+def test_a_step_done_another_way_does_not_count(visit):
+    page = visit("quorum")
+    at_step(page, 1)
+    page.locator('.net-link[data-link="A-B"]').click()  # not the link the step asks
+    expect(page.locator('.net-link[data-link="A-B"]')).to_have_attribute(
+        "data-state", "cut"
+    )
+    expect(card(page)).to_have_attribute("data-done", "false")
+    highlighted(page).click()
+    done(page)
+
+
+# -- skipped, then resumed -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_tour_is_skipped_then_resumed_from_the_header(visit, slug):
+    page = visit(slug)
+    at_step(page, 1)
+    show_me(page)
+    done(page)
+    next_step(page)
+    at_step(page, 2)
+    # Escape in the card skips it; the keyboard goes to the header's button
+    card(page).locator(".tour-next").focus()
+    page.keyboard.press("Escape")
+    expect(card(page)).to_be_hidden()
+    opener = page.locator("#tour-open")
+    expect(opener).to_have_text("Resume the tour")
+    expect(opener).to_be_focused()
+    # the choice is remembered: a new page of this lab shows no card
+    page.reload()
+    connected(page)
+    expect(page.locator("#tour-open")).to_have_text("Resume the tour")
+    expect(card(page)).to_be_hidden()
+    page.locator("#tour-open").press("Enter")
+    at_step(page, 2)
+    expect(page.locator("#tour-title")).to_be_focused()
+    card(page).get_by_role("button", name="Skip tour").click()
+    expect(card(page)).to_be_hidden()
+    assert page.console_errors == []
+
+
+def test_every_button_of_the_card_is_reached_by_the_keyboard(visit):
+    page = visit("hash-placement")
+    at_step(page, 1)
+    card(page).get_by_role("button", name="Show me").focus()
+    page.keyboard.press("Enter")
+    done(page)
+    for name in ("Next", "Skip tour"):
+        page.keyboard.press("Tab")
+        expect(card(page).get_by_role("button", name=name)).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    at_step(page, 2)
+
+
+# -- a link opens a lab at a step ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("slug", "step_id"),
+    [("hash-placement", "lookup"), ("quorum", "read-c"), ("partition-cap", "heal")],
+)
+def test_a_link_opens_the_lab_at_a_step_with_the_earlier_ones_done(
+    visit, slug, step_id
+):
+    page = visit(slug, query=f"?tour={step_id}")
+    number = step_ids(slug).index(step_id) + 1
+    at_step(page, number)
+    expect(card(page).locator(".tour-status")).to_be_hidden(timeout=WAIT_MS)
+    # the earlier steps were done for the visitor: one moment each
+    expect(page.locator("#history")).to_contain_text(
+        f"Moment {number - 1} of {number - 1}"
+    )
+    show_me(page)
+    done(page)
+    if slug == "quorum":  # the read found the lab as the tour left it: stale
+        stale = page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
+        expect(stale).to_have_count(1)
+    if slug == "partition-cap":
+        expect(page.locator(".pc-verdicts")).to_contain_text("concurrent")
+    assert page.console_errors == []
+
+
+def test_a_link_to_a_step_the_tour_does_not_have_starts_at_the_beginning(visit):
+    page = visit("quorum", query="?tour=no-such-step")
+    at_step(page, 1)
+    expect(page.locator("#lab")).to_have_attribute("data-length", "0")
+
+
+# -- a class: the host runs the tour for everyone ------------------------------------
+
+
+def start_class(visit, slug):
+    """A host's page and a student's (on a phone), in one class of `slug`."""
+    host = visit(slug)
+    host.locator("#start-class").click()
+    code = host.locator(".class-code").inner_text(timeout=10_000)
+    student = visit.page(PHONE)
+    student.goto(f"{visit.url}/join/")
+    student.fill("#join-code", code)
+    student.fill("#join-name", "Ada")
+    student.keyboard.press("Enter")
+    expect(student.locator(".class-driving")).to_be_visible()
+    return host, student
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_host_runs_the_tour_for_everyone(visit, slug):
+    host, student = start_class(visit, slug)
+    # a class does not start anyone's own tour
+    for page in (host, student):
+        expect(card(page)).to_be_hidden()
+    host.locator("#tour-open").click()
+    at_step(host, 1)
+    lead = card(host).get_by_role("button", name="Run the tour for everyone")
+    lead.click()
+    expect(lead).to_have_attribute("aria-pressed", "true")
+    at_step(student, 1)
+    expect(card(student)).to_have_attribute("data-mode", "following")
+    # the host drives: the student's "Show me" is off, and says so
+    expect(card(student).get_by_role("button", name="Show me")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    expect(card(student).locator(".tour-status")).to_contain_text(
+        "The host is running this tour for everyone"
+    )
+    expect(card(student).locator(".tour-next")).to_be_hidden()
+    show_me(host)
+    done(host)
+    done(student)  # the student saw the host's step happen
+    next_step(host)
+    at_step(student, 2)
+    highlighted(student)
+    # the host ends it for everyone
+    card(host).get_by_role("button", name="Skip tour").click()
+    expect(card(student)).to_be_hidden()
+    expect(student.locator("#tour-open")).to_be_visible()
+    assert host.console_errors == [] and student.console_errors == []
