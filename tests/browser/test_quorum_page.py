@@ -144,3 +144,35 @@ def test_a_held_hint_is_counted_in_words(page, live_server_url):
     expect(page.locator("#stage")).to_contain_text("1 hint", timeout=15_000)
     expect(page.locator("#stage")).not_to_contain_text("hint(s)")
     assert page.console_errors == []
+
+
+def test_on_a_phone_the_stale_verdict_is_in_view(page, live_server_url):
+    """Before: the verdict was the ninth column, off screen inside a 336 px box."""
+    page.set_viewport_size(PHONE)
+    open_lab(page, live_server_url)
+    for name in ("settings", "drawing"):  # a phone's panel starts folded
+        group = page.locator(f'.controls-group[data-group="{name}"]')
+        if not group.evaluate("d => d.open"):
+            group.locator("summary").click()
+    set_levels(page, "ONE (1 copy)", "ONE (1 copy)")
+    page.locator('#controls form[data-action="cut_link"] button').click()
+    expect(page.locator('.net-link[data-link="A-B"]')).to_have_attribute(
+        "data-state", "cut"
+    )
+    page.locator('[data-q="run-trials"]').click()
+    page.locator('[data-q="replay-first-stale"]').click()
+    expect(stale_rows(page)).to_have_count(1, timeout=15_000)
+    verdict = stale_rows(page).locator("td.q-verdict-stale")
+    expect(verdict).to_have_text("⚠ STALE")
+    # brought into view as a reader scrolls down to it: up and down only
+    page.evaluate(
+        "y => window.scrollBy(0, y)",
+        verdict.evaluate("e => e.getBoundingClientRect().top - window.innerHeight / 2"),
+    )
+    wrap = page.locator(".q-table-wrap")
+    assert wrap.evaluate("e => e.scrollLeft") == 0
+    right = verdict.evaluate("e => e.getBoundingClientRect().right")
+    assert right <= wrap.evaluate("e => e.getBoundingClientRect().right")
+    assert right <= PHONE["width"]
+    assert page_width(page) <= PHONE["width"]
+    assert page.console_errors == []
