@@ -119,9 +119,9 @@ export function createNetworkView(container, options = {}) {
     .attr("role", "group")
     .attr("aria-label", label);
   box.append(canvas);
-  // On the stage the drawing fits the room left to it (stage.css reads --net-aspect).
+  // On the stage the drawing fits the room left to it (stage.css reads --fit-aspect).
   const fit = document.createElement("div");
-  fit.className = "net-fit";
+  fit.className = "net-fit stage-fit";
   fit.append(box);
   figure.append(fit, caption);
   container.append(figure);
@@ -188,7 +188,7 @@ export function createNetworkView(container, options = {}) {
     const across = fit.clientWidth || container.clientWidth || SIZES.wide[0];
     const narrow = across < NARROW_BELOW_PX;
     const [width, height] = narrow ? sizes.narrow : sizes.wide;
-    fit.style.setProperty("--net-aspect", String(width / height));
+    fit.style.setProperty("--fit-aspect", String(width / height));
     const widthPx = box.clientWidth || across;
     const changed = force || narrow !== layout.narrow || layout.width !== width;
     layout = { width, height, narrow, scale: widthPx / width };

@@ -32,7 +32,7 @@ export function createCard(parent, scheme, numbersParent = null) {
   article.dataset.scheme = scheme;
   article.innerHTML = `
     <header class="card-head"><h2 id="card-title-${scheme}"></h2><p class="explain"></p></header>
-    <div class="card-fit"><div class="card-figure"></div></div>
+    <div class="card-fit stage-fit"><div class="card-figure"></div></div>
     <p class="lookup-text" hidden></p>
     <div class="card-metrics"></div>`;
   article.setAttribute("aria-labelledby", `card-title-${scheme}`);
@@ -103,8 +103,8 @@ export function createCard(parent, scheme, numbersParent = null) {
 
   function viewHeight(height) {
     svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
-    // on the stage the figure fits the room left to it (stage.css reads --card-aspect)
-    fit.style.setProperty("--card-aspect", String(WIDTH / Math.ceil(height)));
+    // on the stage the figure fits the room left to it (stage.css reads --fit-aspect)
+    fit.style.setProperty("--fit-aspect", String(WIDTH / Math.ceil(height)));
     painter.fit(Math.ceil(height));
   }
 
