@@ -239,20 +239,11 @@ async def test_a_class_spread_over_two_processes_behaves_as_one(pair):
             host.send(type="control", mode="everyone"),
             second.send(type="control", mode="host"),
         )
-    people = (host, second, ana)
-    await asyncio.gather(*(listen(socket, 1.0) for socket in people))
-    finals = []
-    for socket in people:
-        versions = [m["version"] for m in socket.inbox if m["type"] == "control"]
-        assert versions == sorted(set(versions)), versions
-        finals.append([m for m in socket.inbox if m["type"] == "control"][-1])
-    assert finals[0] == finals[1] == finals[2]
-    assert finals[0]["version"] == 7
+    final = await agreed_last(host, second, ana, kind="control")
+    assert final["version"] == 7
     late = await LiveSocket.open(a, HASH, room=room, name="Late")
     hello = await late.next("hello")
-    assert hello["class"]["control"] == {
-        k: v for k, v in finals[0].items() if k != "type"
-    }
+    assert hello["class"]["control"] == {k: v for k, v in final.items() if k != "type"}
     for socket in (owner, host, ana, second, late):
         await socket.close()
 
@@ -282,18 +273,11 @@ async def test_a_tour_run_on_one_process_is_shown_on_the_other(pair):
             hosts[0].send(type="tour", step="lookup"),
             hosts[1].send(type="tour", step="hot-key"),
         )
-    people = (*hosts, ana)
-    await asyncio.gather(*(listen(socket, 1.0) for socket in people))
-    finals = []
-    for socket in people:
-        versions = [m["version"] for m in socket.inbox if m["type"] == "tour"]
-        assert versions == sorted(set(versions)), versions
-        finals.append([m for m in socket.inbox if m["type"] == "tour"][-1])
-    assert finals[0] == finals[1] == finals[2]
-    assert finals[0]["version"] == 7
+    final = await agreed_last(*hosts, ana, kind="tour")
+    assert final["version"] == 7
     late = await LiveSocket.open(a, HASH, room=room, name="Late")
     hello = await late.next("hello")
-    assert hello["class"]["tour"] == finals[0]["step"]
+    assert hello["class"]["tour"] == final["step"]
     for socket in (owner, *hosts, ana, late):
         await socket.close()
 
@@ -342,3 +326,17 @@ async def test_limits_count_across_processes_and_a_removal_reaches_every_one(
     finally:
         a.kill()
         b.kill()
+
+
+async def agreed_last(*people, kind: str) -> dict:
+    """After a second of listening: each socket saw `kind` messages in growing versions,
+    and all ended on the same one, which is returned."""
+    await asyncio.gather(*(listen(socket, 1.0) for socket in people))
+    finals = []
+    for socket in people:
+        seen = [m for m in socket.inbox if m["type"] == kind]
+        versions = [m["version"] for m in seen]
+        assert versions == sorted(set(versions)), versions
+        finals.append(seen[-1])
+    assert all(final == finals[0] for final in finals), finals
+    return finals[0]
