@@ -33,6 +33,7 @@ jscheck: node_modules/.installed
 
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py prune_rooms
 	@echo "The playground is at http://$(HOST):$(PORT)/"
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) $(WS_LIMITS) playground.asgi:application

@@ -16,9 +16,9 @@ frame after the renderer has mounted the link's state (a MutationObserver inject
 before the page loads calls back into Python, and the count at that moment is the
 row's).
 
-The server is the playground as configured (static files gzipped by
-playground.middleware.StaticGZipMiddleware; docs/benchmarks.md has the numbers from
-before that).
+The server is the playground as configured (static files gzipped once by collectstatic
+and served by playground/staticserve.py; docs/benchmarks.md has the numbers from before
+they were compressed).
 
 Run alone: `python -m benchmarks.embed_transfer [--repeat R] [--url http://…]`.
 """
@@ -154,8 +154,8 @@ def run_server(label: str, env_extra: dict, repeat: int, show_files: bool) -> li
 
 
 def transfer_rows(repeat: int = 3, show_files: bool = False) -> list:
-    """(server, lab, measurement) for the server as configured (static files are
-    gzipped by playground.middleware.StaticGZipMiddleware since the first run)."""
+    """(server, lab, measurement) for the server as configured (static files gzipped
+    by collectstatic, served by playground/staticserve.py)."""
     return run_server("as configured", {}, repeat, show_files)
 
 

@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels."""
+"""ASGI entry point: static files through servestatic, other HTTP through Django,
+websockets through Channels."""
 
 import os
 
@@ -10,16 +11,20 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from playground.collected import require_collected  # noqa: E402
 from playground.inbound import InboundLimits  # noqa: E402
 from playground.modulepreload import warm  # noqa: E402
 from playground.routing import websocket_urlpatterns  # noqa: E402
+from playground.staticserve import with_static_files  # noqa: E402
 
 # every page's module graph, read now: a module importing a missing file fails here
 warm()
+# the static files servestatic will send are the sources' (collectstatic has run since)
+require_collected()
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": with_static_files(django_asgi_app),
         # frames are limited as they arrive, before Channels queues them
         "websocket": AllowedHostsOriginValidator(
             InboundLimits(URLRouter(websocket_urlpatterns))

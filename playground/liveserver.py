@@ -79,6 +79,7 @@ def server_env(var_dir: Path, **extra: str | None) -> dict:
     DATABASE_URL or REDIS_URL (a value of None removes a variable)."""
     env = {**os.environ, "PLAYGROUND_VAR_DIR": str(var_dir)}
     env.pop("DEBUG", None)
+    env.pop("PLAYGROUND_STATIC_ROOT", None)  # its own, under var_dir
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     for name, value in extra.items():
@@ -90,17 +91,19 @@ def server_env(var_dir: Path, **extra: str | None) -> dict:
 
 
 def migrate(env: dict, root: Path = ROOT) -> None:
-    """Create or update the tables of the database `env` points at (with the code of
-    the checkout at `root`)."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"migrate failed:\n{done.stdout}\n{done.stderr}")
+    """What `make run` does before it starts daphne, for the server `env` describes
+    (with the code of the checkout at `root`): create or update the tables of its
+    database, and collect its static files (gzipped) into its STATIC_ROOT."""
+    for command in (["migrate"], ["collectstatic", "--verbosity", "0"]):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *command, "--noinput"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{command[0]} failed:\n{done.stdout}\n{done.stderr}")
 
 
 @dataclass

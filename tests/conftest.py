@@ -1,6 +1,28 @@
 """Shared test setup."""
 
+import shutil
+import tempfile
+
 import pytest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    """Collect the static files once, before any test module is imported: servestatic
+    serves them from STATIC_ROOT (the test client's requests), and importing
+    playground.asgi refuses to start on files that are not collected."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    config.playground_static_root = tempfile.mkdtemp(prefix="playground-static-")
+    settings.STATIC_ROOT = config.playground_static_root
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def pytest_unconfigure(config):
+    root = getattr(config, "playground_static_root", None)
+    if root:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
