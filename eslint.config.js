@@ -24,6 +24,12 @@ export default [
     },
   },
   {
+    // a classic script, written into the page before any module runs (the template tag
+    // inline_script)
+    files: ["static/js/early-socket.js"],
+    languageOptions: { sourceType: "script" },
+  },
+  {
     files: ["static/js/i18n.js"],
     languageOptions: { globals: DJANGO_CATALOGUE },
   },

@@ -108,11 +108,21 @@ export class LabSocket {
     this.lastWord = null;
     if (this.waiting) this.status("busy", this.waiting);
     else this.status(this.room ? "reconnecting" : "connecting");
-    const ws = new WebSocket(this.url());
+    const url = this.url();
+    const early = adoptEarlySocket(url);
+    const ws = early?.ws ?? new WebSocket(url);
     this.ws = ws;
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", (event) => this.closed(ws, event.code));
     ws.addEventListener("error", () => ws.close());
+    if (!early) return;
+    // what the early socket heard before we came, in order; then its close, if it came
+    const { held, closedWith } = early.release();
+    for (const text of held) {
+      if (this.ws !== ws) return; // a message made us leave it (a gap, a switch)
+      this.receive(text);
+    }
+    if (closedWith !== null) this.closed(ws, closedWith);
   }
 
   /** The URL to open: a new room with our seed, a given room, or a resume after our seq. */
@@ -469,6 +479,35 @@ const HANDLERS = {
     CLASS_MESSAGES.map((type) => [type, (socket, message) => socket.emit("onClass", message)]),
   ),
 };
+
+/**
+ * The socket early-socket.js opened while the page's modules loaded, if it is the one
+ * `url` would open (the same parameters, in any order); otherwise it is closed. Taken
+ * once: a reconnect opens its own.
+ * @param {string} url
+ * @returns {{ws: WebSocket, release: () => {held: string[], closedWith: number | null}} | null}
+ */
+function adoptEarlySocket(url) {
+  const page = /** @type {any} */ (window);
+  const early = page.playgroundEarlySocket;
+  if (!early) return null;
+  delete page.playgroundEarlySocket;
+  if (sameAddress(early.url, url)) return early;
+  early.release();
+  early.ws.close();
+  return null;
+}
+
+/**
+ * Whether two websocket addresses are the same: path and parameters, in any order.
+ * @param {string} a
+ * @param {string} b
+ */
+function sameAddress(a, b) {
+  const [x, y] = [new URL(a), new URL(b)];
+  const sorted = (/** @type {URL} */ u) => [...u.searchParams].sort().join("&");
+  return x.origin === y.origin && x.pathname === y.pathname && sorted(x) === sorted(y);
+}
 
 /**
  * This tab's client token: a random string kept in sessionStorage, so a reload or a

@@ -37,16 +37,31 @@ def lesson():
     return record
 
 
+EARLY_SOCKET = (settings.BASE_DIR / "static/js/early-socket.js").read_text()
+
+
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_allows_only_its_own_scripts_and_the_nonced_import_map(client, page):
+def test_every_page_allows_only_its_own_scripts_and_the_nonced_inline_ones(
+    client, page
+):
+    """Inline: the import map, and on a lab page or an embed the script that opens the
+    websocket early (static/js/early-socket.js, as it is); both carry the nonce."""
     response = client.get(page)
     policy = directives(response)
     nonces = [s for s in policy["script-src"] if s.startswith("'nonce-")]
     assert policy["script-src"] == ["'self'", *nonces] and len(nonces) == 1
+    nonce = nonces[0][7:-1]
     html = response.content.decode()
-    scripts = re.findall(r"<script\b[^>]*>", html)
-    inline = [s for s in scripts if "src=" not in s]
-    assert inline == [f'<script type="importmap" nonce="{nonces[0][7:-1]}">']
+    inline = re.findall(r"(<script\b(?![^>]*\bsrc=)[^>]*>)(.*?)</script>", html, re.S)
+    assert [tag for tag, _ in inline if "importmap" in tag] == [
+        f'<script type="importmap" nonce="{nonce}">'
+    ]
+    others = [(tag, text) for tag, text in inline if "importmap" not in tag]
+    lab_page = page.startswith(("/labs/", "/embed/"))
+    assert len(others) == (1 if lab_page else 0)
+    for tag, text in others:
+        assert tag.startswith(f'<script nonce="{nonce}" data-ws-path="/ws/labs/')
+        assert text == EARLY_SOCKET
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -83,7 +98,6 @@ def test_every_kind_of_response_says_nosniff_and_same_origin_referrers(client, l
         "/oembed?url=http://testserver/labs/quorum/",
         f"/join/{lesson.join_code}/qr.svg",
         "/jsi18n/",
-        "/static/css/app.css",
         "/no-such-page/",
     ]:
         response = client.get(address)
