@@ -2,10 +2,11 @@
 
 For each lab, a seeded script of 10,000 accepted actions is applied to a
 `playground.history.History`; then 200 seeks to seeded random points are timed (wall
-clock, this process), for several checkpoint spacings. The spacing is a cost, not a
-count: a checkpoint (a pickled copy of the lab) is taken whenever the actions applied
-since the last one cost `CHECKPOINT_SECONDS`, so a seek replays at most about that much
-work after unpickling the nearest checkpoint. The row shows the p50, p99 and worst seek,
+clock, this process), for several checkpoint spacings. The spacing is declared work,
+not a count or a time: a checkpoint (a pickled copy of the lab) is taken whenever the
+actions applied since the last one declare `CHECKPOINT_WORK` units of replay work
+(about a microsecond each), so a seek replays at most about that much work after
+unpickling the nearest checkpoint. The row shows the p50, p99 and worst seek,
 the checkpoints kept and their bytes; the spacing the playground uses is the one marked.
 Seek times are CPU time of this process (what other work on a shared machine does not
 inflate); the worst wall-clock seek is shown beside them.
@@ -35,7 +36,7 @@ from simulators.labs import LABS  # noqa: E402
 ACTIONS = 10_000
 SEEKS = 200
 TARGET_MS = 100.0
-SPACINGS = (0.005, 0.02, 0.05)
+SPACINGS = (5_000, 20_000, 50_000)  # declared work units (~µs)
 
 
 def script(slug: str, rng: random.Random):
@@ -103,8 +104,8 @@ def build(slug: str, count: int) -> History:
     return timeline
 
 
-def measure(slug: str, spacing: float, count: int, seeks: int) -> tuple[list, History]:
-    history_module.CHECKPOINT_SECONDS = spacing
+def measure(slug: str, spacing: int, count: int, seeks: int) -> tuple[list, History]:
+    history_module.CHECKPOINT_WORK = spacing
     timeline = build(slug, count)
     rng = random.Random(3)
     times, walls = [], []
@@ -118,7 +119,7 @@ def measure(slug: str, spacing: float, count: int, seeks: int) -> tuple[list, Hi
 
 
 def seek_rows(count: int = ACTIONS, seeks: int = SEEKS) -> list:
-    used = history_module.CHECKPOINT_SECONDS
+    used = history_module.CHECKPOINT_WORK
     rows: list = [f"Seek in a {count:,}-action history ({seeks} seeded seeks)"]
     for slug in sorted(LABS):
         for spacing in SPACINGS:
@@ -130,7 +131,7 @@ def seek_rows(count: int = ACTIONS, seeks: int = SEEKS) -> list:
             mark = " (used)" if spacing == used else ""
             rows.append(
                 Row(
-                    f"{slug}, a checkpoint per {spacing * 1000:g} ms of work{mark}: "
+                    f"{slug}, a checkpoint per {spacing:,} units of work{mark}: "
                     f"{kept} checkpoints, {size / 1e6:.1f} MB",
                     Timing(sum(times) / 1000, sum(walls) / 1000),
                     None,
@@ -140,7 +141,7 @@ def seek_rows(count: int = ACTIONS, seeks: int = SEEKS) -> list:
                     ordered[-1] < TARGET_MS,
                 )
             )
-    history_module.CHECKPOINT_SECONDS = used
+    history_module.CHECKPOINT_WORK = used
     return rows
 
 

@@ -8,12 +8,15 @@ past forks: the actions after the cursor leave `history` (the log keeps them, an
 timeline offers a link to the branch they formed) and the new action is appended.
 
 Seeking replays from the nearest checkpoint: a pickled copy of the lab, taken whenever
-the actions applied since the last one have cost `CHECKPOINT_SECONDS` (so a seek replays
-at most about that much work) and kept within `CHECKPOINT_BYTES` by thinning out every
-other one when the budget is exceeded (after which new ones are taken half as often, so
-they stay evenly spread). The spacing was chosen by measurement: docs/benchmarks.md,
-"Seek". The state after a seek is, by construction, the
-replay of `history[:cursor]` from a fresh lab with the room's seed.
+the actions applied since the last one have declared `CHECKPOINT_WORK` units of replay
+work (simulators/engine/cost.py: a unit is about a microsecond; so a seek replays at
+most about 5 ms of work) and kept within `CHECKPOINT_BYTES` by thinning out every other
+one when the budget is exceeded (after which new ones are taken half as often, so they
+stay evenly spread). Declared work, never the clock: the same history has its
+checkpoints at the same places in every process, however busy the machine was while it
+was built. The spacing was chosen by measurement: docs/benchmarks.md, "Seek". The state
+after a seek is, by construction, the replay of `history[:cursor]` from a fresh lab with
+the room's seed.
 
 A timeline is shown in moments, not actions: a moment is what a person did (a write, a
 cut, a booking, a step) with the clock's ticks that follow it until the next one. A lab
@@ -26,7 +29,6 @@ same ones (`starts_moment`, `History.as_dict`).
 import bisect
 import gc
 import pickle
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +39,7 @@ from simulators.engine.lab import Lab
 from simulators.labs import LABS
 
 SEEK = "seek"
-CHECKPOINT_SECONDS = 0.005
+CHECKPOINT_WORK = 5_000  # declared units of replay work between checkpoints (~5 ms)
 CHECKPOINT_BYTES = 64 * 1024 * 1024
 MAX_FORKS_KEPT = 8
 # Actions that start no moment: the clock's own tick, and the playback settings.
@@ -88,8 +90,8 @@ class History:
         self._forked = 0  # forks ever made: each one's id, stable while others come
         self._indexes: list[int] = []  # checkpoint positions, sorted
         self._pickles: dict[int, bytes] = {}
-        self._spent = 0.0  # apply time since the last checkpoint
-        self._spacing = CHECKPOINT_SECONDS  # doubles each time the budget thins them
+        self._last = 0  # where the last checkpoint was taken (0: the fresh lab)
+        self._spacing = CHECKPOINT_WORK  # doubles each time the budget thins them
         # declared replay costs (simulators/engine/cost.py): the work of the actions
         # before each position, and the cost model's scale there
         self.costs = lab_class.cost_model(lab_class)
@@ -165,7 +167,6 @@ class History:
         """
         if name == SEEK:
             return self._seek(self.check_seek(args))
-        started = time.perf_counter()
         events = self.lab.apply(name, args)  # the lab is at the cursor: apply there
         cost = self.cost_of(name, args)
         forked = []
@@ -177,8 +178,7 @@ class History:
         self.cursor += 1
         self._work.append(self._work[-1] + cost)
         self._scales.append(self.costs.scale)
-        self._spent += time.perf_counter() - started
-        if self._spent >= max(self._spacing, CHECKPOINT_SECONDS):
+        if self._work[self.cursor] - self._work[self._last] >= self._spacing:
             self._checkpoint()
         return forked + events
 
@@ -207,6 +207,7 @@ class History:
         for index in self._indexes[cut:]:
             del self._pickles[index]
         del self._indexes[cut:]
+        self._last = min(self._last, self.cursor)  # work counts on from the fork
         return {
             "type": "forked",
             "fork": self._forked,
@@ -272,7 +273,7 @@ class History:
         return lab
 
     def _checkpoint(self) -> None:
-        self._spent = 0.0
+        self._last = self.cursor
         if self.cursor in self._pickles:
             return
         self._pickles[self.cursor] = pickle.dumps(self.lab, protocol=5)

@@ -38,7 +38,7 @@ def digest_after(slug, steps, seed=3):
 
 
 def test_seeking_shows_exactly_the_state_after_k_actions(monkeypatch):
-    monkeypatch.setattr(history_module, "CHECKPOINT_SECONDS", 0.0)  # one per action
+    monkeypatch.setattr(history_module, "CHECKPOINT_WORK", 0)  # one per action
     timeline = History(LABS["quorum"], 3)
     for name, args in QUORUM_STEPS:
         timeline.apply(name, args)
@@ -132,7 +132,7 @@ steps = st.lists(
 @settings(max_examples=40, deadline=None)
 @given(steps)
 def test_the_state_is_always_the_replay_of_the_branch_up_to_the_cursor(script):
-    history_module.CHECKPOINT_SECONDS, saved = 0.0, history_module.CHECKPOINT_SECONDS
+    history_module.CHECKPOINT_WORK, saved = 0, history_module.CHECKPOINT_WORK
     try:
         timeline = History(LABS["hash-placement"], 2)
         for name, args in script:
@@ -140,7 +140,7 @@ def test_the_state_is_always_the_replay_of_the_branch_up_to_the_cursor(script):
                 timeline.apply(name, args)
             assert timeline.lab.digest() == timeline.replay().digest()
     finally:
-        history_module.CHECKPOINT_SECONDS = saved
+        history_module.CHECKPOINT_WORK = saved
 
 
 async def test_seek_over_the_socket_and_a_seek_past_the_end():

@@ -145,7 +145,7 @@ script = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(script)
 def test_the_moments_kept_as_actions_come_are_those_of_the_branch(steps):
-    history_module.CHECKPOINT_SECONDS, saved = 0.0, history_module.CHECKPOINT_SECONDS
+    history_module.CHECKPOINT_WORK, saved = 0, history_module.CHECKPOINT_WORK
     try:
         timeline = History(LABS["quorum"], 2)
         for name, args in steps:
@@ -155,7 +155,7 @@ def test_the_moments_kept_as_actions_come_are_those_of_the_branch(steps):
         copied = pickle.loads(pickle.dumps(timeline.copy()))
         assert copied.as_dict() == timeline.as_dict()
     finally:
-        history_module.CHECKPOINT_SECONDS = saved
+        history_module.CHECKPOINT_WORK = saved
 
 
 def test_a_long_ticking_history_sends_a_bounded_list_around_the_cursor():
