@@ -28,12 +28,14 @@ same ones (`starts_moment`, `History.as_dict`).
 
 import bisect
 import gc
-import pickle
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
+from playground import checkpoints
+from playground.checkpoints import Parts, key_of
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
 from simulators.labs import LABS
@@ -41,6 +43,10 @@ from simulators.labs import LABS
 SEEK = "seek"
 CHECKPOINT_WORK = 5_000  # declared units of replay work between checkpoints (~5 ms)
 CHECKPOINT_BYTES = 64 * 1024 * 1024
+# declared work between the checkpoints stored with a room (playground/store.py): a
+# room loads from the last one and replays at most about this much (~0.1 s)
+STORED_CHECKPOINT_WORK = 100_000
+UNSTORED_KEPT = 4  # stored checkpoints waiting to be written, at most
 MAX_FORKS_KEPT = 8
 # Actions that start no moment: the clock's own tick, and the playback settings.
 NOT_MOMENTS = frozenset({"advance", "play", "pause", "set_speed"})
@@ -90,8 +96,16 @@ class History:
         self._forked = 0  # forks ever made: each one's id, stable while others come
         self._indexes: list[int] = []  # checkpoint positions, sorted
         self._pickles: dict[int, bytes] = {}
+        self._refs: dict[int, tuple[bytes, ...]] = {}  # the parts each refers to
+        self._bytes = 0  # of every checkpoint's pickle
+        self.parts = Parts()  # what checkpoints share (playground/checkpoints.py)
         self._last = 0  # where the last checkpoint was taken (0: the fresh lab)
         self._spacing = CHECKPOINT_WORK  # doubles each time the budget thins them
+        # checkpoints to store with the room: (log seq, position, pickle, parts),
+        # taken every STORED_CHECKPOINT_WORK units from the last (`_stored_last`);
+        # the room writes them (`take_unstored`)
+        self._stored_last = 0
+        self.unstored: list[tuple[int, int, bytes, list]] = []
         # declared replay costs (simulators/engine/cost.py): the work of the actions
         # before each position, and the cost model's scale there
         self.costs = lab_class.cost_model(lab_class)
@@ -168,6 +182,19 @@ class History:
         if name == SEEK:
             return self._seek(self.check_seek(args))
         events = self.lab.apply(name, args)  # the lab is at the cursor: apply there
+        forked = self._record(name, args, entry)
+        if self._work[self.cursor] - self._work[self._last] >= self._spacing:
+            self._last = self.cursor
+            self._checkpoint(self.cursor, self.lab)
+        if self._work[self.cursor] - self._work[self._stored_last] >= (
+            STORED_CHECKPOINT_WORK
+        ):
+            self._stored_last = self.cursor
+            self._to_store(entry)
+        return forked + events
+
+    def _record(self, name: str, args: Any, entry: Entry | None) -> list[dict]:
+        """Enter an applied action at the cursor: actions, moments, work; a fork."""
         cost = self.cost_of(name, args)
         forked = []
         if not self.at_end:
@@ -178,9 +205,7 @@ class History:
         self.cursor += 1
         self._work.append(self._work[-1] + cost)
         self._scales.append(self.costs.scale)
-        if self._work[self.cursor] - self._work[self._last] >= self._spacing:
-            self._checkpoint()
-        return forked + events
+        return forked
 
     def _fork(self) -> dict:
         """Leave the actions after the cursor behind (they stay in the room's log)."""
@@ -205,9 +230,10 @@ class History:
         del self._scales[self.cursor + 1 :]
         cut = bisect.bisect_right(self._indexes, self.cursor)
         for index in self._indexes[cut:]:
-            del self._pickles[index]
+            self._drop(index)
         del self._indexes[cut:]
         self._last = min(self._last, self.cursor)  # work counts on from the fork
+        self._stored_last = min(self._stored_last, self.cursor)
         return {
             "type": "forked",
             "fork": self._forked,
@@ -260,37 +286,82 @@ class History:
         return ("checkpoint", base) if base else ("fresh", 0)
 
     def _lab_at(self, to: int) -> Lab:
-        """The lab after `actions[:to]`, from the nearest base (never mutating it)."""
+        """The lab after `actions[:to]`, from the nearest base (never mutating it).
+
+        A replay that passes where a checkpoint is due (after a room was loaded
+        from its sparser stored checkpoints) leaves one there.
+        """
         where, start = self._replay_start(to)
         if where == "here":
             lab = self.lab
         elif where == "checkpoint":
-            lab = pickle.loads(self._pickles[start])
+            lab = self.parts.loads(self._pickles[start])
         else:
             lab = self.lab_class(seed=self.seed)
-        for entry in self.actions[start:to]:
+        last = start
+        for position in range(start + 1, to + 1):
+            entry = self.actions[position - 1]
             lab.apply(entry.name, entry.args)
+            if self._work[position] - self._work[last] >= self._spacing:
+                last = position
+                if position not in self._pickles and position != to:
+                    self._checkpoint(position, lab)
         return lab
 
-    def _checkpoint(self) -> None:
-        self._last = self.cursor
-        if self.cursor in self._pickles:
+    def _checkpoint(self, position: int, lab: Lab) -> None:
+        """Keep a checkpoint of `lab`, the state at `position`."""
+        if position in self._pickles:
             return
-        self._pickles[self.cursor] = pickle.dumps(self.lab, protocol=5)
-        bisect.insort(self._indexes, self.cursor)
-        while sum(len(p) for p in self._pickles.values()) > CHECKPOINT_BYTES:
+        data, keys = self.parts.dumps(lab)
+        self._pickles[position] = data
+        self._refs[position] = keys
+        self._bytes += len(data)
+        bisect.insort(self._indexes, position)
+        while self._bytes > CHECKPOINT_BYTES:
             if len(self._indexes) <= 1:
-                self._pickles.clear()
+                for index in self._indexes:
+                    self._drop(index)
                 self._indexes.clear()
                 break
             for index in self._indexes[::2]:  # thin out: keep every other one
-                del self._pickles[index]
+                self._drop(index)
             self._indexes = self._indexes[1::2]
             self._spacing *= 2  # and take new ones as sparsely as the kept ones
 
+    def _drop(self, position: int) -> None:
+        """Forget the checkpoint at `position` (the caller fixes `_indexes`)."""
+        self._bytes -= len(self._pickles.pop(position))
+        self.parts.release(self._refs.pop(position))
+
+    def _to_store(self, entry: Entry | None) -> None:
+        """Note a checkpoint of the lab now, to be stored with the room."""
+        if entry is None or entry.seq <= 0:
+            return  # not from a room's log: nothing to store it with
+        data = self._pickles.get(self.cursor)
+        if data is None:
+            data, keys = self.parts.dumps(self.lab)
+            parts = [self.parts.objects[key] for key in keys]
+            self.parts.release(keys)  # held by the list below, not by a checkpoint
+        else:
+            parts = [self.parts.objects[key] for key in self._refs[self.cursor]]
+        self.unstored.append((entry.seq, self.cursor, data, parts))
+        del self.unstored[:-UNSTORED_KEPT]
+
+    def take_unstored(self) -> list[tuple[int, int, bytes, list]]:
+        """The checkpoints due to be stored with the room, handed over once."""
+        taken, self.unstored = self.unstored, []
+        return taken
+
     def copy(self) -> "History":
         """An independent copy for a new room: the lab copied, checkpoints shared."""
-        twin = pickle.loads(pickle.dumps(self.lab, protocol=5))
+        shared: dict[bytes, Any] = {}
+
+        def found(part) -> bytes:
+            shared[key_of(part)] = part
+            return key_of(part)
+
+        # the lab's own state copied, what it shares (settled blocks) shared
+        twin = checkpoints.loads(checkpoints.dumps(self.lab, found), shared.__getitem__)
         clone = object.__new__(History)
         clone.__dict__.update(self.__dict__)
         clone.lab = twin
@@ -299,6 +370,9 @@ class History:
         clone.forks = [dict(f) for f in self.forks]
         clone._indexes = list(self._indexes)
         clone._pickles = dict(self._pickles)  # bytes: shared, never changed
+        clone._refs = dict(self._refs)
+        clone.parts = self.parts.copy()
+        clone.unstored = []
         clone.costs = self.lab_class.cost_model(self.lab_class)
         clone._work = list(self._work)
         clone._scales = list(self._scales)
@@ -340,4 +414,74 @@ def replayed(slug: str, seed: int, entries: list[Entry]) -> History:
     history = History(LABS[slug], seed)
     for entry in entries:
         history.apply(entry.name, entry.args, entry)
+    return history
+
+
+def outlined(
+    slug: str,
+    seed: int,
+    entries: list[Entry],
+    stored: dict[int, tuple[bytes, tuple[bytes, ...]]],
+    parts: dict[bytes, bytes],
+) -> History:
+    """A stored room's history without its lab yet: `materialized` makes that.
+
+    Every entry of the log is entered (actions, moments, forks, declared work: what
+    the cost model says, no lab applied), then the stored checkpoints that lie on
+    the current branch become the history's checkpoints (a checkpoint taken after
+    entry `seq` is the state at that entry's place on the branch through it). What
+    is left is the replay from the last of them to the cursor (`replay_work`).
+    """
+    history = History(LABS[slug], seed)
+    for entry in entries:
+        if entry.name == SEEK:
+            history.cursor = history.check_seek(entry.args)
+        else:
+            history._record(entry.name, entry.args, entry)
+    where = {entry.seq: place for place, entry in enumerate(history.actions, 1)}
+    history.parts.stored = parts
+    for seq, (data, keys) in stored.items():
+        position = where.get(seq)
+        if position is None or position in history._pickles:
+            continue  # taken on a branch since left behind
+        history._pickles[position] = data
+        history._refs[position] = keys
+        history._bytes += len(data)
+        history.parts.hold(keys)
+        history._indexes.append(position)
+    history._indexes.sort()
+    history._last = history._stored_last = (
+        history._indexes[-1] if history._indexes else 0
+    )
+    return history
+
+
+def replay_work(history: History) -> int:
+    """The declared work `materialized` has left to do for an outlined history."""
+    slot = bisect.bisect_right(history._indexes, history.cursor) - 1
+    base = history._indexes[slot] if slot >= 0 else 0
+    return history._work[history.cursor] - history._work[base] + history.state_cost()
+
+
+def materialized(history: History) -> History:
+    """An outlined history with its lab at the cursor: from the last checkpoint
+    before it, the rest replayed. A checkpoint that cannot be read is dropped, and
+    the lab is replayed from the start instead (runs in a worker process when that
+    is heavy: playground/rooms/work.py)."""
+    to = history.cursor
+    history.cursor = 0  # the lab the history was made with is the fresh one
+    try:
+        history.lab = history._lab_at(to)
+    except Exception:
+        logging.getLogger(__name__).exception(
+            "a stored checkpoint could not be read; replaying the whole log"
+        )
+        for position in history._indexes:
+            history._drop(position)
+        history._indexes.clear()
+        history._last = history._stored_last = 0
+        history.lab = history.lab_class(seed=history.seed)
+        history.lab = history._lab_at(to)
+    finally:
+        history.cursor = to
     return history

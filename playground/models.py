@@ -131,3 +131,45 @@ class Member(models.Model):
                 fields=["room", "member"], name="one_row_per_member"
             )
         ]
+
+
+class CheckpointRecord(models.Model):
+    """The lab as it was after one logged action, pickled with its parts as keys.
+
+    Taken every `STORED_CHECKPOINT_WORK` units of declared work (playground/history.py),
+    so loading a room replays only what came after the last one. A cache of the log:
+    a missing or unreadable checkpoint only means more replay.
+    """
+
+    room = models.ForeignKey(
+        RoomRecord, on_delete=models.CASCADE, related_name="checkpoints"
+    )
+    # the log entry whose action made this state (its branch is the one through it)
+    seq = models.PositiveIntegerField()
+    # the simulators' code it was made by (playground/checkpoints.py, `code_version`):
+    # a checkpoint of other code is not read
+    code = models.CharField(max_length=32)
+    data = models.BinaryField()
+    parts = models.BinaryField()  # the keys of the parts it refers to, concatenated
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "seq"], name="one_checkpoint_per_seq"
+            )
+        ]
+
+
+class CheckpointPart(models.Model):
+    """A part checkpoints share (a sealed block of a ledger, a key set), by its key."""
+
+    room = models.ForeignKey(
+        RoomRecord, on_delete=models.CASCADE, related_name="checkpoint_parts"
+    )
+    key = models.BinaryField(max_length=16)
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "key"], name="one_part_per_key")
+        ]

@@ -15,8 +15,17 @@ from django.db import IntegrityError, close_old_connections, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from playground.checkpoints import KEY_BYTES, code_version
 from playground.history import Entry
-from playground.models import Answer, LogRecord, Member, Question, RoomRecord
+from playground.models import (
+    Answer,
+    CheckpointPart,
+    CheckpointRecord,
+    LogRecord,
+    Member,
+    Question,
+    RoomRecord,
+)
 
 # Join codes: no 0/O, 1/I/L: 31 symbols, 6 long, about 887 million codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -111,6 +120,64 @@ def entries_after(room_id: str, seq: int) -> list[Entry]:
         .values_list("seq", "name", "args", "actor", "ref")
     )
     return [Entry(*row) for row in rows]
+
+
+def save_checkpoint(
+    room_id: str, seq: int, data: bytes, keys: tuple, parts: dict[bytes, bytes]
+) -> None:
+    """Store a checkpoint of the room's lab after log entry `seq`, with the parts it
+    needs that the room did not have yet (both are kept once: a second copy, from
+    another process, is ignored)."""
+    fresh()
+    with transaction.atomic():
+        CheckpointPart.objects.bulk_create(
+            (
+                CheckpointPart(room_id=room_id, key=key, data=part)
+                for key, part in parts.items()
+            ),
+            ignore_conflicts=True,
+        )
+        CheckpointRecord.objects.bulk_create(
+            [
+                CheckpointRecord(
+                    room_id=room_id,
+                    seq=seq,
+                    code=code_version(),
+                    data=data,
+                    parts=b"".join(keys),
+                )
+            ],
+            ignore_conflicts=True,
+        )
+
+
+def load_checkpoints(
+    room_id: str,
+) -> tuple[dict[int, tuple[bytes, tuple[bytes, ...]]], dict[bytes, bytes]]:
+    """The room's stored checkpoints this code can read, by seq (each with the keys
+    of its parts), and every stored part, by key."""
+    fresh()
+    rows = CheckpointRecord.objects.filter(room_id=room_id, code=code_version())
+    checkpoints = {}
+    for seq, data, keys in rows.values_list("seq", "data", "parts"):
+        keys = bytes(keys)
+        checkpoints[seq] = (
+            bytes(data),
+            tuple(keys[i : i + KEY_BYTES] for i in range(0, len(keys), KEY_BYTES)),
+        )
+    parts = {}
+    if checkpoints:
+        stored = CheckpointPart.objects.filter(room_id=room_id)
+        for key, data in stored.values_list("key", "data"):
+            parts[bytes(key)] = bytes(data)
+    return checkpoints, parts
+
+
+def stored_part_keys(room_id: str) -> set[bytes]:
+    """The keys of the parts stored with a room."""
+    fresh()
+    keys = CheckpointPart.objects.filter(room_id=room_id).values_list("key", flat=True)
+    return {bytes(key) for key in keys}
 
 
 def find_class(code: str) -> RoomRecord | None:

@@ -14,8 +14,7 @@ from playground import store
 from playground.history import Entry, History, replayed
 from playground.models import RoomRecord
 from playground.ratelimits import rate_limits
-from playground.rooms.room import Room, stored_log
-from playground.rooms.work import work
+from playground.rooms.room import Room, load_history
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
 
@@ -101,6 +100,7 @@ class RoomRegistry:
         room = Room(record, list(entries), history)
         self._hold(room)
         await room.relay.connect()
+        await room.store_checkpoints()
         return room, secret
 
     def _hold(self, room: Room) -> None:
@@ -163,15 +163,12 @@ def _plausible_id(room_id) -> bool:
 
 
 async def _build(room_id: str, address: str) -> Room | None:
-    """A stored room, its log replayed (in the replay lane when that is heavy)."""
-    loaded = await asyncio.to_thread(stored_log, room_id)
+    """A stored room, from its last stored checkpoint and the log after it."""
+    loaded = await load_history(room_id, address)
     if loaded is None:
         return None
-    record, entries, units = loaded
-    history = await work.replay(
-        address, units, replayed, record.lab, record.seed, entries
-    )
-    room = Room(record, entries, history)
+    record, entries, history, stored_parts = loaded
+    room = Room(record, entries, history, stored_parts)
     if room.classroom is not None:
         await asyncio.to_thread(room.classroom.load_question)
     await asyncio.to_thread(store.touch, room_id)

@@ -20,11 +20,19 @@ import logging
 from collections import deque
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils.translation import gettext_noop
 
 from playground import store
+from playground.checkpoints import closure, key_of
 from playground.delta import frame_body
-from playground.history import History, declared_work, replayed
+from playground.history import (
+    History,
+    materialized,
+    outlined,
+    replay_work,
+    replayed,
+)
 from playground.models import RoomRecord
 from playground.rooms.classes import Classroom
 from playground.rooms.clock import RoomClock
@@ -50,10 +58,15 @@ class Room:
     """A lab replica with its action log and this process's members."""
 
     def __init__(
-        self, record: RoomRecord, entries: list[Entry], history: History | None = None
+        self,
+        record: RoomRecord,
+        entries: list[Entry],
+        history: History | None = None,
+        stored_parts: set[bytes] | None = None,
     ) -> None:
         """A room whose log is `entries`; `history` is what they made, when a
-        replay elsewhere already built it (else they are replayed here)."""
+        replay elsewhere already built it (else they are replayed here);
+        `stored_parts`, the keys of the checkpoint parts stored with it."""
         self.id = record.id
         self.lab_class: type[Lab] = LABS[record.lab]
         self.seed = record.seed
@@ -75,6 +88,7 @@ class Room:
         self.relay = Relay(self)
         self.classroom = Classroom(self, record) if self.is_class else None
         self._last_snapshot: dict | None = None
+        self.stored_parts: set[bytes] = stored_parts or set()
 
     # -- what it is ------------------------------------------------------------------
 
@@ -170,17 +184,38 @@ class Room:
         return texts, entry
 
     async def _rebuild(self, address: str) -> None:
-        """Replace the replica with one replayed from the stored log (lock held)."""
-        loaded = await asyncio.to_thread(stored_log, self.id)
-        entries, units = loaded[1:] if loaded else (self.log, 0)
-        history = await work.replay(
-            address, units, replayed, self.slug, self.seed, entries
-        )
+        """Replace the replica with one made from the stored log (lock held)."""
+        loaded = await load_history(self.id, address)
+        if loaded is None:  # the room was deleted meanwhile: replay what we hold
+            entries = self.log
+            history = await work.replay(
+                address, 0, replayed, self.slug, self.seed, entries
+            )
+        else:
+            _record, entries, history, self.stored_parts = loaded
         self.history = history
         self.log = list(entries)
         self.seq = self.log[-1].seq if self.log else 0
         self.frames.clear()
         self._last_snapshot = None
+
+    async def store_checkpoints(self) -> None:
+        """Store the checkpoints the history took since the last call, with the
+        parts they need that the room did not have (playground/history.py)."""
+        unstored = self.history.take_unstored()
+        if unstored:
+            await asyncio.to_thread(self._save_checkpoints, unstored)
+
+    def _save_checkpoints(self, unstored: list) -> None:
+        for seq, _position, data, parts in unstored:
+            new = closure(parts, self.stored_parts.__contains__)
+            keys = tuple(key_of(part) for part in parts)
+            try:
+                store.save_checkpoint(self.id, seq, data, keys, new)
+            except DatabaseError:  # a checkpoint is a cache: the log is the room
+                log.warning("room %s: a checkpoint was not stored", self.id)
+                return
+            self.stored_parts.update(new)
 
     def replay(self) -> Lab:
         """A fresh lab with the current branch's actions up to the cursor applied."""
@@ -235,6 +270,7 @@ class Room:
                 ) from None
             for text in texts:
                 await self.broadcast(text)
+            await self.store_checkpoints()
             await self.relay.publish(
                 {
                     "type": "room.entry",
@@ -278,7 +314,9 @@ class Room:
         self.clock.ensure_ticking()
 
     def _frames_for(self, entries: list[Entry]) -> list[str]:
-        return [self._frame(entry, self._apply_entry(entry)) for entry in entries]
+        texts = [self._frame(entry, self._apply_entry(entry)) for entry in entries]
+        self.history.take_unstored()  # the process that logged them stores those
+        return texts
 
     def _fetch_and_catch_up(self) -> list[str]:
         store.fresh()
@@ -322,11 +360,29 @@ class Room:
             await send_quietly(member, text)
 
 
-def stored_log(room_id: str) -> tuple[RoomRecord, list[Entry], int] | None:
-    """A stored room, its log, and the declared work of replaying it (worker thread)."""
+async def load_history(
+    room_id: str, address: str
+) -> tuple[RoomRecord, list[Entry], History, set[bytes]] | None:
+    """A stored room, its log, the history they make and the stored parts' keys.
+
+    The log is outlined (cheap: no lab), and the lab made from the last stored
+    checkpoint on the branch, with only the actions after it replayed: in the replay
+    lane, on behalf of `address`, when even that is heavy (playground/rooms/work.py).
+    """
+    loaded = await asyncio.to_thread(_stored_room, room_id)
+    if loaded is None:
+        return None
+    record, entries, stored, parts = loaded
+    history = await asyncio.to_thread(
+        outlined, record.lab, record.seed, entries, stored, parts
+    )
+    history = await work.replay(address, replay_work(history), materialized, history)
+    return record, entries, history, set(parts)
+
+
+def _stored_room(room_id: str):
     loaded = store.load_room(room_id)
     if loaded is None or loaded[0].lab not in LABS:
         return None
-    record, entries = loaded
-    steps = [(e.name, e.args) for e in entries]
-    return record, entries, declared_work(LABS[record.lab], steps)
+    stored, parts = store.load_checkpoints(room_id)
+    return (*loaded, stored, parts)

@@ -14,7 +14,9 @@ order, and that order is what the stale-read judgement (see `judge.py`) reads.
 
 from random import Random
 
+from simulators.engine.canonical import Chain
 from simulators.engine.clock import EventQueue
+from simulators.engine.ledger import Ledger
 from simulators.engine.network import Latency, Network
 from simulators.labs.quorum.judge import judge_read
 
@@ -170,9 +172,14 @@ class Cluster:
         }
         self.first_value = FIRST_VALUE
         self.next_value = FIRST_VALUE - 1
-        self.ops: list[Operation] = []
-        self.writes: dict[int, Operation] = {}
-        self.open: dict[int, Operation] = {}
+        # every operation, by id - 1: those no longer open are settled (never change
+        # again), so checkpoints share them (simulators/engine/ledger.py)
+        self.ops = Ledger()
+        # writes acknowledged, in the order they were: (complete_step, the largest
+        # invoke_step of any of them so far, op id), what `judge_read` searches
+        self.acknowledged = Ledger()
+        self.open: dict[int, Operation] = {}  # by id, oldest first
+        self.settled_chain = Chain()  # the settled operations, for the digest
         self.hints: dict[int, Hint] = {}
         self.step = 0
         self.overlap: dict | None = None
@@ -206,7 +213,6 @@ class Cluster:
         self.next_value -= 1
         op.version = (net.local_time(coordinator), coordinator)
         op.write_id = op.id
-        self.writes[op.id] = op
         payload = (op.id, op.value, op.version, op.id)
         info = self._info(op.id, op.value, op.version)
         for node in self.nodes:
@@ -271,6 +277,11 @@ class Cluster:
             op.expected, op.stale, latest = judge_read(op, self)
             self.tally["stale_reads"] += op.stale
             self.overlap = self._overlap(op, latest)
+        if op.kind == "write" and status == "ok":
+            done = self.acknowledged
+            newest = max(op.invoke_step, done[-1][1]) if len(done) else op.invoke_step
+            done.append((op.complete_step, newest, op.id))
+            done.settle(len(done))
         if status != "ok":
             self.tally["failed_" + op.kind + "s"] += 1
         if self.record:
@@ -345,11 +356,31 @@ class Cluster:
                         info,
                     )
 
-    def _timeout(self, op: Operation) -> None:
+    def _close(self, op: Operation, reason: str) -> None:
+        """Past its timeout (or its coordinator stopped): later answers are ignored,
+        and an operation still pending fails. It never changes again: the operations
+        before the oldest one still open are settled."""
         op.closed = True
         del self.open[op.id]
         if op.status == "pending":
-            self._finish(op, "failed", "timeout")
+            self._finish(op, "failed", reason)
+        oldest_open = next(iter(self.open), len(self.ops) + 1)
+        self.ops.settle(oldest_open - 1)
+        chain = self.settled_chain
+        while chain.count < self.ops.settled:
+            chain.add(self.ops[chain.count].as_dict())
+
+    def history_state(self) -> dict:
+        """What the digest covers of the history: the settled operations as one
+        chained digest, the others in full."""
+        chain = self.settled_chain
+        return {
+            "settled": [chain.count, chain.hex],
+            "open": [op.as_dict() for op in self.ops[chain.count :]],
+        }
+
+    def _timeout(self, op: Operation) -> None:
+        self._close(op, "timeout")
         if op.kind == "write" and self.hinted_handoff:
             answered = op.quorum + op.late
             for node in self.nodes:
@@ -466,10 +497,7 @@ class Cluster:
         """Stop a node: what it was coordinating fails; its copy and hints survive."""
         self.network.stop(node)
         for op in [op for op in self.open.values() if op.coordinator == node]:
-            op.closed = True
-            del self.open[op.id]
-            if op.status == "pending":
-                self._finish(op, "failed", "coordinator_stopped")
+            self._close(op, "coordinator_stopped")
 
     def restart(self, node: str) -> None:
         """Restart a node; every hint its holder can now deliver is handed over."""

@@ -378,7 +378,7 @@ class QuorumLab(ClockedLab):
             "timeout_ms": TIMEOUT_MS,
             "next_value": cluster.next_value,
             **cluster.snapshot(),
-            "history": [op.as_dict() for op in cluster.ops[-HISTORY_SHOWN:]],
+            "history": [op.as_dict() for op in cluster.ops.last(HISTORY_SHOWN)],
             "history_total": len(cluster.ops),
             "trials": self._trials_view(),
             "replay": self.replay,
@@ -400,11 +400,12 @@ class QuorumLab(ClockedLab):
         }
 
     def state(self) -> dict:
-        """What the digest covers: the snapshot, the numbers and the whole history."""
+        """What the digest covers: the snapshot, the numbers and the whole history
+        (its settled part as a chained digest: simulators/engine/canonical.py)."""
         return {
             "snapshot": self.snapshot(),
             "metrics": self.metrics(),
-            "history": [op.as_dict() for op in self.cluster.ops],
+            "history": self.cluster.history_state(),
             "levels": self.levels,
             "rotation": self.rotation,
         }
