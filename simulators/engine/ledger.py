@@ -116,15 +116,18 @@ class Ledger:
             raise IndexError("ledger index out of range")
         if index >= self._sealed:
             return self._tail[index - self._sealed]
-        for block in self._blocks():
-            span = block.span()
-            if index < span:
+        for level in range(len(self._levels) - 1, -1, -1):
+            blocks = self._levels[level]
+            span = BLOCK ** (level + 1)
+            if index < len(blocks) * span:
+                block = blocks[index // span]
+                index %= span
                 while block.level:
                     below = BLOCK**block.level
                     block = block.items[index // below]
                     index %= below
                 return block.items[index]
-            index -= span
+            index -= len(blocks) * span
         raise AssertionError("sealed items and blocks disagree")  # pragma: no cover
 
     def __iter__(self) -> Iterator:

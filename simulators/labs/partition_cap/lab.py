@@ -16,16 +16,23 @@ The departures board is a read with the same choice ("anyway" by default). When 
 heals (or a stopped server restarts) the two ends send each other their versions
 (`sync`); the receiver compares the version vectors (one newer, or concurrent), merges
 by the conflict rule, and sends its result back if the sender lacked something.
+
+Every client operation is kept, in order, in a `Ledger`: an operation changes only
+until it completes (its answer), so those before the oldest one still pending are
+settled, and a checkpoint shares them instead of copying them. Nothing the lab does
+or shows scans them: the last `HISTORY` are read from the end, the counts are kept as
+operations end, and the digest covers the settled ones as one chained digest.
 """
 
 import re
 
 from simulators.airline import Airline, passenger_id
-from simulators.engine.canonical import canonical_json
+from simulators.engine.canonical import Chain, canonical_json
 from simulators.engine.clock import EventQueue
 from simulators.engine.clocked import ClockedLab
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
+from simulators.engine.ledger import Ledger
 from simulators.engine.network import Latency, Network, link_id
 from simulators.engine.rng import make_rng
 from simulators.labs.partition_cap import versions as V
@@ -95,9 +102,14 @@ class PartitionCapLab(ClockedLab):
         )
         self.copies = {s: [V.initial_version(SEATS)] for s in self.servers}
         self.locks: dict[str, int | None] = dict.fromkeys(self.servers)
-        self.ops: list[dict] = []
-        self.pending: dict[int, dict] = {}
-        self.decided: dict[int, str] = {}
+        # every operation, by id - 1; those before the oldest pending one never change
+        # again and are settled (whether a majority booking was decided, and how, is
+        # read from its operation: `_decision`)
+        self.ops = Ledger()
+        self.settled_chain = Chain()  # the settled operations, for the digest
+        self.pending: dict[int, dict] = {}  # by id, oldest first
+        self.results: dict[str, int] = {}  # how many operations ended each way
+        self.booking_ops: dict[str, int] = {}  # booking id -> the op that made it
         self.meetings: list[dict] = []
         self.meeting_count = 0
         self.conflicts: list[dict] = []
@@ -322,11 +334,32 @@ class PartitionCapLab(ClockedLab):
         return op
 
     def _complete(self, op: dict, result: str, **details) -> None:
+        """Answer the client: the last change `op` ever sees."""
         op.update(complete_ms=self.now_ms, result=result, **details)
         self.pending.pop(op["id"], None)
-        if op["action"] == "book" and op["mode"] == "majority":
-            self.decided[op["id"]] = "commit" if result == "booked" else "refused"
+        self.results[result] = self.results.get(result, 0) + 1
+        if "booking" in details:
+            self.booking_ops[details["booking"]["id"]] = op["id"]
         self._emit({"type": "op_completed", **_op_view(op)})
+        self._settle()
+
+    def _settle(self) -> None:
+        """Settle the operations before the oldest pending one: they never change."""
+        oldest_pending = next(iter(self.pending), len(self.ops) + 1)
+        self.ops.settle(oldest_pending - 1)
+        chain = self.settled_chain
+        while chain.count < self.ops.settled:
+            chain.add(_op_view(self.ops[chain.count]))
+
+    def _decision(self, op_id: int) -> str | None:
+        """How majority booking `op_id` was decided ("commit", "refused"), or None
+        while it is undecided (or is not a majority booking)."""
+        op = self.ops[op_id - 1]
+        if op["action"] != "book" or op["mode"] != "majority":
+            return None
+        if op["result"] == "pending":
+            return None
+        return "commit" if op["result"] == "booked" else "refused"
 
     def _fail(self, op: dict, reason: str) -> None:
         self._complete(op, "failed", reason=reason)
@@ -469,7 +502,7 @@ class PartitionCapLab(ClockedLab):
         op_id = payload["op"]
         state = self.pending.get(op_id)
         if state is None:  # decided already: a late promise is released at once
-            if self.decided.get(op_id) == "refused":
+            if self._decision(op_id) == "refused":
                 self._send(dst, src, "release", {"op": op_id})
             return
         state["acks"].append(src)
@@ -541,7 +574,7 @@ class PartitionCapLab(ClockedLab):
         self._emit({"type": "copies_compared", **meeting})
         self._merge_into(dst, incoming, "sync")
         promise = payload["promise"]
-        if promise is not None and promise in self.decided:
+        if promise is not None and self._decision(promise) is not None:
             self._send(dst, src, "release", {"op": promise})
         lock = self.locks[dst]
         asks = lock is not None and self._coordinator(lock) == src
@@ -602,9 +635,7 @@ class PartitionCapLab(ClockedLab):
         )
 
     def _record_vanished(self, booking_id: str, server: str) -> None:
-        op = next(
-            o for o in self.ops if (o.get("booking") or {}).get("id") == booking_id
-        )
+        op = self.ops[self.booking_ops[booking_id] - 1]
         record = {
             "booking": booking_id,
             "passenger": op["passenger"],
@@ -689,7 +720,7 @@ class PartitionCapLab(ClockedLab):
             "max_skew_ms": MAX_SKEW_MS,
             "copies": copies,
             "converged": self.converged(),
-            "operations": [_op_view(op) for op in self.ops[-HISTORY:]],
+            "operations": [_op_view(op) for op in self.ops.last(HISTORY)],
             "operation_count": len(self.ops),
             "meetings": list(self.meetings),
             "meeting_count": self.meeting_count,
@@ -698,28 +729,35 @@ class PartitionCapLab(ClockedLab):
         }
 
     def metrics(self) -> dict:
-        booked = [o for o in self.ops if o["result"] == "booked"]
         held = self.bookings_held()
         return {
-            "confirmed": len(booked),
+            "confirmed": self.results.get("booked", 0),
             "surviving": len(held),
             "standby": sum(1 for b in held.values() if "standby" in b["statuses"]),
             "vanished": len(self.vanished),
-            "refused": sum(1 for o in self.ops if o["result"] == "refused"),
+            "refused": self.results.get("refused", 0),
             "conflicts": len(self.conflicts),
             "operations": len(self.ops),
             "copies_agree": self.converged(),
         }
 
     def state(self) -> dict:
-        """What the digest covers: the snapshot, the numbers and the hidden protocol."""
+        """What the digest covers: the snapshot, the numbers and the hidden protocol.
+
+        Every operation is covered: the settled ones as one chained digest
+        (simulators/engine/canonical.py), the others in full. (The decisions of
+        majority bookings are their operations' results.)
+        """
+        chain = self.settled_chain
         return {
             "snapshot": self.snapshot(),
             "metrics": self.metrics(),
-            "ops": [_op_view(op) for op in self.ops],
+            "ops": {
+                "settled": [chain.count, chain.hex],
+                "open": [_op_view(op) for op in self.ops[chain.count :]],
+            },
             "locks": self.locks,
             "pending": {str(k): v for k, v in self.pending.items()},
-            "decided": {str(k): v for k, v in self.decided.items()},
             "next_booking": self.next_booking,
             "queue": len(self.queue),
         }
