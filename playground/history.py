@@ -29,6 +29,7 @@ same ones (`starts_moment`, `History.as_dict`).
 import bisect
 import gc
 import logging
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +45,13 @@ SEEK = "seek"
 CHECKPOINT_WORK = 5_000  # declared units of replay work between checkpoints (~5 ms)
 CHECKPOINT_BYTES = 64 * 1024 * 1024
 # declared work between the checkpoints stored with a room (playground/store.py): a
-# room loads from the last one and replays at most about this much (~0.1 s)
-STORED_CHECKPOINT_WORK = 100_000
+# room loads from the last one and replays at most about this much (~40 ms), less
+# than an action that is heavy (PLAYGROUND_HEAVY_UNITS): loading a room stays in a
+# thread, without a worker process to start or a history to send there and back
+# (PLAYGROUND_STORED_CHECKPOINT_WORK in the environment sets it: tests make it small)
+STORED_CHECKPOINT_WORK = int(
+    os.environ.get("PLAYGROUND_STORED_CHECKPOINT_WORK", 40_000)
+)
 UNSTORED_KEPT = 4  # stored checkpoints waiting to be written, at most
 MAX_FORKS_KEPT = 8
 # Actions that start no moment: the clock's own tick, and the playback settings.
@@ -193,9 +199,15 @@ class History:
             self._to_store(entry)
         return forked + events
 
-    def _record(self, name: str, args: Any, entry: Entry | None) -> list[dict]:
-        """Enter an applied action at the cursor: actions, moments, work; a fork."""
-        cost = self.cost_of(name, args)
+    def _record(
+        self, name: str, args: Any, entry: Entry | None, cost: int | None = None
+    ) -> list[dict]:
+        """Enter an applied action at the cursor: actions, moments, work; a fork.
+
+        `cost` is its declared cost, when the caller knows it (with the cost model's
+        scale after it already set)."""
+        if cost is None:
+            cost = self.cost_of(name, args)
         forked = []
         if not self.at_end:
             forked = [self._fork()]
@@ -433,11 +445,26 @@ def outlined(
     is left is the replay from the last of them to the cursor (`replay_work`).
     """
     history = History(LABS[slug], seed)
+    costs = history.costs
+    # a long log repeats a few actions (the clock's tick above all): the cost of
+    # the same action, from the same scale, is worked out once
+    known: dict[tuple, tuple[int, tuple]] = {}
     for entry in entries:
         if entry.name == SEEK:
             history.cursor = history.check_seek(entry.args)
+            continue
+        scale = history._scales[history.cursor]
+        try:
+            key = (entry.name, scale, *sorted(entry.args.items()))
+            cost, after = known[key]
+        except TypeError:  # an argument that is not hashable: no shortcut
+            cost = history.cost_of(entry.name, entry.args)
+        except KeyError:
+            cost = history.cost_of(entry.name, entry.args)
+            known[key] = cost, costs.scale
         else:
-            history._record(entry.name, entry.args, entry)
+            costs.scale = after
+        history._record(entry.name, entry.args, entry, cost)
     where = {entry.seq: place for place, entry in enumerate(history.actions, 1)}
     history.parts.stored = parts
     for seq, (data, keys) in stored.items():
@@ -457,10 +484,12 @@ def outlined(
 
 
 def replay_work(history: History) -> int:
-    """The declared work `materialized` has left to do for an outlined history."""
+    """The declared work `materialized` has left to do for an outlined history: the
+    actions after the last checkpoint before the cursor (restoring one costs about
+    what copying the state does, which the actions' costs already cover)."""
     slot = bisect.bisect_right(history._indexes, history.cursor) - 1
     base = history._indexes[slot] if slot >= 0 else 0
-    return history._work[history.cursor] - history._work[base] + history.state_cost()
+    return history._work[history.cursor] - history._work[base]
 
 
 def materialized(history: History) -> History:

@@ -6,12 +6,14 @@ Everything here is synchronous Django ORM code; rooms call it from a worker thre
 
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, close_old_connections, transaction
+from django.db import IntegrityError, close_old_connections, connection, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -109,7 +111,29 @@ def load_room(room_id: str) -> tuple[RoomRecord, list[Entry]] | None:
     record = RoomRecord.objects.filter(pk=room_id).first()
     if record is None:
         return None
-    return record, entries_after(room_id, 0)
+    return record, whole_log(room_id)
+
+
+def whole_log(room_id: str) -> list[Entry]:
+    """Every logged action of a room, in order: read as rows, the arguments decoded
+    once per distinct text (a long log repeats few: a tick's `{"ms": 100}`), so
+    50,000 entries take tens of milliseconds, not the half second the ORM takes."""
+    table = connection.ops.quote_name(LogRecord._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT seq, name, CAST(args AS TEXT), actor, ref "  # noqa: S608
+            f"FROM {table} WHERE room_id = %s ORDER BY seq",
+            [room_id],
+        )
+        rows = cursor.fetchall()
+    decoded: dict[str, Any] = {}
+    entries = []
+    for seq, name, text, actor, ref in rows:
+        args = decoded.get(text)
+        if args is None:
+            args = decoded[text] = json.loads(text)
+        entries.append(Entry(seq, name, args, actor, ref))
+    return entries
 
 
 def entries_after(room_id: str, seq: int) -> list[Entry]:
