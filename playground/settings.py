@@ -180,6 +180,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # a room loaded from the database says how: how much of its log was replayed
+    "loggers": {"playground.rooms.room": {"level": "INFO"}},
 }
 
 # -- limits: what one client, one address and the whole server may ask for ------------

@@ -376,7 +376,16 @@ async def load_history(
     history = await asyncio.to_thread(
         outlined, record.lab, record.seed, entries, stored, parts
     )
-    history = await work.replay(address, replay_work(history), materialized, history)
+    units, on_branch = replay_work(history), len(history._indexes)
+    history = await work.replay(address, units, materialized, history)
+    log.info(
+        "room %s loaded: %d entries, %d stored checkpoints on its branch, "
+        "%d units replayed",
+        room_id,
+        len(entries),
+        on_branch,
+        units,
+    )
     return record, entries, history, set(parts)
 
 
