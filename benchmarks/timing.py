@@ -162,3 +162,47 @@ def _plain(cells: list[str], widths: list[int]) -> str:
     first = cells[0].ljust(widths[0])
     rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
     return "  ".join([first, *rest]).rstrip()
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A ratio measured as interleaved pairs: each case run just after its peer.
+
+    `ratios` are case/peer, one per pair; the verdict uses their median, and the
+    spread (lowest and highest) is printed beside it, so a reader sees whether a
+    pass rests on a stall of one side.
+    """
+
+    ratios: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.ratios)
+
+    def text(self) -> str:
+        """`0.41x (0.38-0.47, 5 pairs)`."""
+        low, high = min(self.ratios), max(self.ratios)
+        return f"{self.median:.2f}x ({low:.2f}-{high:.2f}, {len(self.ratios)} pairs)"
+
+
+MIN_PAIRS = 5
+
+
+def paired(
+    case: Callable[[], float], peer: Callable[[], float], pairs: int = MIN_PAIRS
+) -> Paired:
+    """Run `peer` then `case` `pairs` times (at least MIN_PAIRS); each returns the
+    measure of its run (seconds, or any cost where smaller is better)."""
+    ratios = []
+    for _ in range(max(pairs, MIN_PAIRS)):
+        before = peer()
+        ratios.append(case() / before)
+    return Paired(tuple(ratios))
+
+
+def machine_load() -> str:
+    """How busy the machine was: the 1-minute load average against its cores."""
+    import os
+
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
