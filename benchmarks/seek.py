@@ -172,13 +172,15 @@ async def _load(room_id: str):
     return (await load_history(room_id, "benchmark"))[2]
 
 
-def store_room(slug: str, timeline: History, stored: list) -> str:
+def store_room(
+    slug: str, timeline: History, stored: list, room_id: str = "p-benchmark"
+) -> str:
     """The room as a server stores it: the record, the log, the checkpoints."""
     from playground import store
     from playground.checkpoints import closure, key_of
     from playground.models import LogRecord, RoomRecord
 
-    record = RoomRecord.objects.create(id="p-benchmark", lab=slug, seed=11)
+    record = RoomRecord.objects.create(id=room_id, lab=slug, seed=11)
     LogRecord.objects.bulk_create(
         (
             LogRecord(room=record, seq=e.seq, name=e.name, args=e.args)
