@@ -1,19 +1,45 @@
-"""hash-placement at a million keys: lookups against bare hashing and a peer; moves.
+"""hash-placement at a million keys: lookups against bare hashing and peers; moves.
 
 The floor is bare MurmurHash3 of every key (the faster of a Python loop and a map); a
 lookup is hashing the keys with our own `murmur_many` and finding each key's shard
-with `shard_for_many`, so its ratio to the floor is everything our placement adds. The
-peer is uhashring, a maintained consistent-hashing package, asked for the same keys on
-a ring of the same shards and virtual nodes.
+with `shard_for_many`, so its ratio to the floor is everything our placement adds.
+
+The ring is then set against peers that answer the same question, batch with batch
+and one key at a time with one key at a time:
+
+- a plain `bisect` over the sorted token list (owners listed once more at the end, for
+  the wrap past the top token): a list comprehension over all the hashes for a batch,
+  a three-line function called per key otherwise. It is the floor any ring lookup in
+  Python should be compared with;
+- numpy's `searchsorted` over the tokens as an array, for a batch (when numpy is
+  installed: the `bench` extra brings it), the hashes read into an array and the
+  owners taken back out as the same list of names;
+- uhashring, a maintained consistent-hashing package, one `get_node` call per key (it
+  has no batch call) on a ring of the same shards and virtual nodes.
+
+Every ratio with a target is the median of interleaved pairs (the peer run, then ours),
+printed with its spread; the plain bisect and numpy peers are checked to give exactly
+our owners before anything is timed.
 """
 
 from binascii import crc_hqx
+from bisect import bisect_left
 from itertools import repeat
 
 import mmh3
 from uhashring import HashRing
 
-from benchmarks.timing import Row, against_floor, median, medians, time_once
+from benchmarks.timing import (
+    MIN_PAIRS,
+    Paired,
+    Recorded,
+    Row,
+    machine_load,
+    median,
+    medians,
+    paired,
+    time_once,
+)
 from simulators.airline import Airline
 from simulators.labs.hash_placement.hashing import (
     REDIS_SLOTS,
@@ -29,9 +55,22 @@ from simulators.labs.hash_placement.placements import (
     RingPlacement,
 )
 
+try:
+    import numpy
+except ImportError:  # the bench extra installs it; without it the row says so
+    numpy = None
+
 SHARDS = ["A", "B", "C", "D"]
 LOOKUP_TARGET = 2.0  # × the floor
-PEER_TARGET = 1.0  # × the peer
+# A batch lookup must not be slower than a plain batch bisect (the bucket table is
+# why it exists), nor slower than numpy's searchsorted by more than this factor.
+BISECT_BATCH_TARGET = 1.0
+NUMPY_TARGET = 1.2
+# One key at a time, ours (hash with the lone-surrogate guard, then the placement's
+# scheme-generic `shard_for`) may cost up to twice a bare three-line bisect function,
+# and must beat uhashring's `get_node`.
+BISECT_ONE_TARGET = 2.0
+PEER_TARGET = 1.0  # × uhashring
 REBALANCE_TARGET_S = 2.0
 
 
@@ -52,83 +91,221 @@ def bare_crc16(keys: list[str]) -> list[int]:
     return [crc(key.encode("utf-8"), 0) for key in keys]
 
 
+def bisect_table(ring: RingPlacement) -> tuple[list[int], list[str]]:
+    """A ring's tokens, ascending, and their owners with the first listed again at the
+    end: `owners[bisect_left(tokens, h)]` is the shard of hash `h`, past the top too."""
+    return list(ring.positions), [*ring.owners, ring.owners[0]]
+
+
+def bisect_batch(keys: list[str], tokens: list[int], owners: list[str]) -> list[str]:
+    """The plain batch bisect: every key's mmh3 hash (in C), then its token."""
+    hashes = map(mmh3.hash, keys, repeat(0), repeat(False))
+    return [owners[bisect_left(tokens, h)] for h in hashes]
+
+
+def bisect_one(tokens: list[int], owners: list[str]):
+    """The plain lookup of one key, a function to call per key."""
+
+    def lookup(key: str) -> str:
+        return owners[bisect_left(tokens, mmh3.hash(key, 0, False))]
+
+    return lookup
+
+
+def numpy_table(ring: RingPlacement):
+    """`bisect_table` as numpy arrays: tokens as uint32, owners as the same names."""
+    tokens, owners = bisect_table(ring)
+    return numpy.array(tokens, dtype=numpy.uint32), numpy.array(owners, dtype=object)
+
+
+def numpy_batch(keys: list[str], tokens, owners) -> list[str]:
+    """The batch lookup with numpy: hashes into an array, `searchsorted`, owners out
+    again as a list of names (what `shard_for_many` returns)."""
+    hashes = numpy.fromiter(
+        map(mmh3.hash, keys, repeat(0), repeat(False)), numpy.uint32, len(keys)
+    )
+    return owners.take(numpy.searchsorted(tokens, hashes)).tolist()
+
+
 def lookup_rows(keys: list[str], repeat: int) -> list[Row | str]:
-    """Finding the shard of every key: floor, our three schemes, and the peer."""
+    """Finding the shard of every key: against the floor, then against peers."""
+    return [*floor_rows(keys, repeat), *peer_rows(keys, repeat)]
+
+
+def floor_rows(keys: list[str], repeat: int) -> list[Row | str]:
+    """Our three schemes' batch lookups against bare hashing, paired."""
     mod = ModPlacement(SHARDS)
     partitions = PartitionPlacement.dealt(1024, "murmur3", SHARDS)
     slots = PartitionPlacement.dealt(REDIS_SLOTS, "crc16", SHARDS)
     ring16, ring256 = RingPlacement(SHARDS, 16), RingPlacement(SHARDS, 256)
     _check_batches_agree(keys[:20_000], mod, partitions, slots, ring16, ring256)
-    peer_md5 = HashRing(nodes=SHARDS, vnodes=16)
-    peer16 = HashRing(nodes=SHARDS, vnodes=16, hash_fn=_peer_murmur)
-    peer256 = HashRing(nodes=SHARDS, vnodes=256, hash_fn=_peer_murmur)
-    floors = {
-        "floor loop": lambda: bare_hashes(keys),
-        "floor map": lambda: bare_hashes_mapped(keys),
-    }
+    n, pairs, runs = len(keys), max(repeat, MIN_PAIRS), Recorded()
+    floor = runs.fastest(
+        runs.cpu("floor loop", lambda: bare_hashes(keys)),
+        runs.cpu("floor map", lambda: bare_hashes_mapped(keys)),
+    )
+    crc16_floor = runs.cpu("crc16 floor", lambda: bare_crc16(keys))
     cases = {
-        "murmur_many": lambda: list(murmur_many(keys)),
-        "crc16 floor": lambda: bare_crc16(keys),
-        "mod": lambda: mod.shard_for_many(murmur_many(keys)),
-        "partitions": lambda: partitions.shard_for_many(murmur_many(keys)),
-        "slots": lambda: slots.shard_for_many((), redis_slots(keys)),
-        "ring16": lambda: ring16.shard_for_many(murmur_many(keys)),
-        "ring256": lambda: ring256.shard_for_many(murmur_many(keys)),
-        "ring16 one by one": lambda: [ring16.shard_for(murmur(k), 0) for k in keys],
-        "peer md5": lambda: list(map(peer_md5.get_node, keys)),
-        "peer16": lambda: list(map(peer16.get_node, keys)),
-        "peer256": lambda: list(map(peer256.get_node, keys)),
+        "murmur_many": (lambda: list(murmur_many(keys)), floor),
+        "mod": (lambda: mod.shard_for_many(murmur_many(keys)), floor),
+        "partitions": (lambda: partitions.shard_for_many(murmur_many(keys)), floor),
+        "slots": (lambda: slots.shard_for_many((), redis_slots(keys)), crc16_floor),
+        "ring16": (lambda: ring16.shard_for_many(murmur_many(keys)), floor),
+        "ring256": (lambda: ring256.shard_for_many(murmur_many(keys)), floor),
     }
-    t, to_floor = against_floor(floors, cases, repeat)
-    crc16_floor = {"crc16 floor": cases["crc16 floor"]}
-    _, to_crc16 = against_floor(crc16_floor, {"slots": cases["slots"]}, repeat)
-    n = len(keys)
+    ratio = {
+        name: paired(runs.cpu(name, work), peer, pairs)
+        for name, (work, peer) in cases.items()
+    }
 
-    def row(what, case, target=None, ratio=None, versus="floor"):
-        ratio = to_floor.get(case, 1.0) if ratio is None else ratio
-        passed = None if target is None else ratio <= target
-        goal = "" if target is None else f"≤ {target:g}× {versus}"
-        return Row(what, t[case], n, f"{ratio:.2f}× {versus}", goal, passed)
+    def row(what, name, versus="floor", target=None):
+        return _row(what, runs.timing(name), n, ratio.get(name), versus, target)
 
-    def versus_peer(what, ours, peer):
-        ratio = t[ours].cpu / t[peer].cpu
-        return row(what, ours, PEER_TARGET, ratio, "peer")
-
-    floor = min(t["floor loop"].cpu, t["floor map"].cpu)
     return [
-        f"Lookups of {n:,} keys (4 shards): hash the key, find its shard",
-        row(
-            "floor: bare mmh3.hash of every key, Python loop",
-            "floor loop",
-            ratio=t["floor loop"].cpu / floor,
-        ),
-        row(
-            "floor: bare mmh3.hash of every key, map",
-            "floor map",
-            ratio=t["floor map"].cpu / floor,
-        ),
+        f"Lookups of {n:,} keys (4 shards): hash the key, find its shard "
+        f"({machine_load()})",
+        row("floor: bare mmh3.hash of every key, Python loop", "floor loop"),
+        row("floor: bare mmh3.hash of every key, map", "floor map"),
         row("murmur_many: the floor + lone-surrogate guard", "murmur_many"),
         row("floor for slots: bare CRC16 of every key", "crc16 floor"),
         row("mod N lookup", "mod"),
-        row("partition lookup (1,024 murmur3 partitions)", "partitions", LOOKUP_TARGET),
-        row("Redis slot lookup (16,384 CRC16 slots)", "slots"),
         row(
-            "Redis slot lookup against its own floor",
-            "slots",
+            "partition lookup (1,024 murmur3 partitions)",
+            "partitions",
+            "floor",
             LOOKUP_TARGET,
-            to_crc16["slots"],
-            "CRC16 floor",
         ),
-        row("ring lookup (16 vnodes)", "ring16", LOOKUP_TARGET),
-        row("ring lookup (256 vnodes)", "ring256", LOOKUP_TARGET),
-        row("ring lookup one key at a time (16 vnodes)", "ring16 one by one"),
-        row("peer: uhashring get_node (md5, 16 vnodes)", "peer md5"),
-        row("peer: uhashring get_node (mmh3, 16 vnodes)", "peer16"),
-        row("peer: uhashring get_node (mmh3, 256 vnodes)", "peer256"),
-        versus_peer("ours vs peer: ring (16) / uhashring md5", "ring16", "peer md5"),
-        versus_peer("ours vs peer: ring (16) / uhashring mmh3", "ring16", "peer16"),
-        versus_peer("ours vs peer: ring (256) / uhashring mmh3", "ring256", "peer256"),
+        row(
+            "Redis slot lookup (16,384 CRC16 slots)",
+            "slots",
+            "CRC16 floor",
+            LOOKUP_TARGET,
+        ),
+        row("ring lookup (16 vnodes)", "ring16", "floor", LOOKUP_TARGET),
+        row("ring lookup (256 vnodes)", "ring256", "floor", LOOKUP_TARGET),
     ]
+
+
+def peer_rows(keys: list[str], repeat: int) -> list[Row | str]:
+    """The ring against a plain bisect, numpy and uhashring: batch against batch, one
+    key at a time against one key at a time; every ratio the median of pairs."""
+    ring16 = RingPlacement(SHARDS, 16)
+    tokens, owners = bisect_table(ring16)
+    lookup = bisect_one(tokens, owners)
+    arrays = None if numpy is None else numpy_table(ring16)
+    _check_peers_agree(keys[:20_000], ring16, arrays)
+    # One key at a time on rings that never made their batch table, as the lab's
+    # rings (it calls only `shard_for` on them): in CPython 3.11 the table, cached in
+    # the instance's __dict__, makes every later attribute read on it slower.
+    single16, single256 = RingPlacement(SHARDS, 16), RingPlacement(SHARDS, 256)
+    uhash_md5 = HashRing(nodes=SHARDS, vnodes=16)
+    uhash16 = HashRing(nodes=SHARDS, vnodes=16, hash_fn=_peer_murmur)
+    uhash256 = HashRing(nodes=SHARDS, vnodes=256, hash_fn=_peer_murmur)
+    n, pairs, runs = len(keys), max(repeat, MIN_PAIRS), Recorded()
+    batch = runs.cpu("ours batch", lambda: ring16.shard_for_many(murmur_many(keys)))
+    one = runs.cpu("ours one", lambda: [single16.shard_for(murmur(k), 0) for k in keys])
+    one256 = runs.cpu(
+        "ours one 256", lambda: [single256.shard_for(murmur(k), 0) for k in keys]
+    )
+    peers = {
+        "bisect batch": (batch, lambda: bisect_batch(keys, tokens, owners)),
+        "bisect one": (one, lambda: [lookup(k) for k in keys]),
+        "uhashring": (one, lambda: [uhash16.get_node(k) for k in keys]),
+        "uhashring md5": (one, lambda: [uhash_md5.get_node(k) for k in keys]),
+        "uhashring 256": (one256, lambda: [uhash256.get_node(k) for k in keys]),
+    }
+    if arrays is not None:
+        peers["numpy"] = (batch, lambda: numpy_batch(keys, *arrays))
+    ratio = {
+        name: paired(ours, runs.cpu(name, work), pairs)
+        for name, (ours, work) in peers.items()
+    }
+
+    def peer(what, name):
+        return Row(what, runs.timing(name), n)
+
+    def ours(what, name, peer_name, versus, target, strict=False):
+        timing = runs.timing(name)
+        return _row(what, timing, n, ratio[peer_name], versus, target, strict)
+
+    rows: list[Row | str] = [
+        f"Ring lookups of {n:,} keys against peers, 16 vnodes ({machine_load()})",
+        peer("peer: plain bisect, batch (one list comprehension)", "bisect batch"),
+    ]
+    if arrays is None:
+        rows.append("(numpy is not installed: `pip install -e .[bench]` brings it)")
+    else:
+        rows.append(peer("peer: numpy searchsorted, batch", "numpy"))
+    rows.append(
+        ours(
+            "ours: ring batch (shard_for_many) / plain bisect batch",
+            "ours batch",
+            "bisect batch",
+            "bisect",
+            BISECT_BATCH_TARGET,
+        )
+    )
+    if arrays is not None:
+        rows.append(
+            ours(
+                "ours: ring batch / numpy searchsorted batch",
+                "ours batch",
+                "numpy",
+                "numpy",
+                NUMPY_TARGET,
+            )
+        )
+    rows += [
+        peer("peer: plain bisect, one key at a time (3-line function)", "bisect one"),
+        peer("peer: uhashring get_node (mmh3)", "uhashring"),
+        peer("peer: uhashring get_node (md5, its default hash)", "uhashring md5"),
+        peer("peer: uhashring get_node (mmh3, 256 vnodes)", "uhashring 256"),
+        ours(
+            "ours: one key at a time (shard_for(murmur(key))) / plain bisect",
+            "ours one",
+            "bisect one",
+            "bisect",
+            BISECT_ONE_TARGET,
+        ),
+        ours(
+            "ours: one key at a time / uhashring get_node (mmh3)",
+            "ours one",
+            "uhashring",
+            "uhashring",
+            PEER_TARGET,
+            strict=True,
+        ),
+        ours(
+            "ours: one key at a time / uhashring get_node (md5)",
+            "ours one",
+            "uhashring md5",
+            "uhashring",
+            PEER_TARGET,
+            strict=True,
+        ),
+        ours(
+            "ours: one key at a time (256 vnodes) / uhashring (mmh3, 256)",
+            "ours one 256",
+            "uhashring 256",
+            "uhashring",
+            PEER_TARGET,
+            strict=True,
+        ),
+    ]
+    return rows
+
+
+def _row(what, timing, n, ratio: Paired | None, versus, target=None, strict=False):
+    """A row whose ratio is a paired median, printed with its spread; with a target,
+    the median must be at most it (below it when `strict`)."""
+    if ratio is None:
+        return Row(what, timing, n)
+    cell = f"{ratio.text()} {versus}"
+    if target is None:
+        return Row(what, timing, n, cell)
+    passed = ratio.median < target if strict else ratio.median <= target
+    goal = f"{'<' if strict else '≤'} {target:g}× {versus}"
+    return Row(what, timing, n, cell, goal, passed)
 
 
 def placing_rows(count: int, repeat: int) -> list[Row | str]:
@@ -199,3 +376,40 @@ def _check_batches_agree(keys, *placements) -> None:
         ]
         if placement.shard_for_many(hashes, slots) != one_by_one:
             raise AssertionError(f"batch lookup disagrees in {placement.scheme}")
+
+
+def _check_peers_agree(keys, ring: RingPlacement, arrays) -> None:
+    """The plain bisect and numpy peers place every key where our ring does."""
+    ours = ring.shard_for_many(murmur_many(keys))
+    tokens, owners = bisect_table(ring)
+    lookup = bisect_one(tokens, owners)
+    answers = {
+        "plain bisect, batch": bisect_batch(keys, tokens, owners),
+        "plain bisect, one key at a time": [lookup(k) for k in keys],
+    }
+    if arrays is not None:
+        answers["numpy"] = numpy_batch(keys, *arrays)
+    for name, answer in answers.items():
+        if answer != ours:
+            raise AssertionError(f"the {name} peer disagrees with our ring")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m benchmarks.hash_placement`: the lookup rows alone."""
+    import argparse
+
+    from benchmarks.timing import render
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hash_placement")
+    parser.add_argument("--keys", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=MIN_PAIRS)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    keys = Airline(1).keys("registration", args.keys)
+    rows = lookup_rows(keys, args.repeat)
+    print(render(rows, markdown=args.markdown))
+    return 1 if any(not isinstance(r, str) and r.passed is False for r in rows) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -206,3 +206,147 @@ def machine_load() -> str:
 
     one, five, _ = os.getloadavg()
     return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
+VSYNC_MS = 1000 / 60
+# requestAnimationFrame timestamps are vsync-aligned, give or take a fraction of a
+# millisecond: a frame on time measures 16.5-16.8 ms, one vsync late 33.2-33.4 ms.
+VSYNC_JITTER_MS = 0.5
+
+
+def nearest_rank(values: list[float], share: float) -> float:
+    """The `share` percentile of `values` by nearest rank (0.95: the p95)."""
+    import math
+
+    ordered = sorted(values)
+    rank = math.ceil(round(share * len(ordered), 9))
+    return ordered[max(1, min(len(ordered), rank)) - 1]
+
+
+@dataclass(frozen=True)
+class FrameRun:
+    """The frame intervals (ms) of one browser run: its frame rate and its p95."""
+
+    intervals: tuple[float, ...]
+    window_ms: float
+
+    @property
+    def fps(self) -> float:
+        span = sum(self.intervals)
+        return 1000 * len(self.intervals) / span if span else 0.0
+
+    @property
+    def p95_ms(self) -> float:
+        return nearest_rank(list(self.intervals), 0.95)
+
+    @property
+    def slow_share(self) -> float:
+        """The share of frames longer than one 60 Hz frame (beyond the jitter)."""
+        slow = sum(1 for ms in self.intervals if ms > VSYNC_MS + VSYNC_JITTER_MS)
+        return slow / len(self.intervals) if self.intervals else 0.0
+
+
+@dataclass(frozen=True)
+class FrameRuns:
+    """Repeated browser runs of one scenario at one CPU slow-down, as a table row.
+
+    The verdict is the median of the runs' p95 frame times against `frames` vsync
+    intervals of 60 Hz (1: 16.7 ms, 2: 33 ms), allowing the timestamps' jitter;
+    the spread of the runs (lowest-highest) is printed beside the median.
+    `valid` is False when the scenario was not what it claims (the row then fails).
+    """
+
+    what: str
+    throttle: float
+    runs: tuple[FrameRun, ...]
+    frames: int = 1
+    valid: bool = True
+
+    @property
+    def target_ms(self) -> float:
+        return self.frames * VSYNC_MS
+
+    @property
+    def p95_ms(self) -> float:
+        return statistics.median(r.p95_ms for r in self.runs)
+
+    @property
+    def fps(self) -> float:
+        return statistics.median(r.fps for r in self.runs)
+
+    @property
+    def passed(self) -> bool:
+        return self.valid and self.p95_ms <= self.target_ms + VSYNC_JITTER_MS
+
+    def spread(self) -> str:
+        """Every run's p95 and fps, in the order they ran."""
+        return ", ".join(f"{r.p95_ms:.1f} ms/{r.fps:.1f} fps" for r in self.runs)
+
+    def cells(self) -> list[str]:
+        """The row as table cells: "wall s" holds the median window."""
+        p95s = [r.p95_ms for r in self.runs]
+        fps = [r.fps for r in self.runs]
+        slow = statistics.median(r.slow_share for r in self.runs)
+        frames = statistics.median(len(r.intervals) + 1 for r in self.runs)
+        window = statistics.median(r.window_ms for r in self.runs) / 1000
+        ranges = len(self.runs) > 1
+        return [
+            f"{self.what}, CPU {self.throttle:g}×; {frames:.0f} frames",
+            "",
+            f"{window:.3f}",
+            "",
+            f"p95 {self.p95_ms:.1f} ms"
+            + (f" ({min(p95s):.1f}–{max(p95s):.1f})" if ranges else "")
+            + f", {self.fps:.1f} fps"
+            + (f" ({min(fps):.1f}–{max(fps):.1f})" if ranges else "")
+            + f", {slow:.0%} > 16.7 ms",
+            f"p95 ≤ {self.target_ms:.1f} ms",
+            "PASS" if self.passed else "MISS",
+        ]
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds all the machine's cores have been busy since boot, summed: every
+    column of /proc/stat's `cpu` line but idle and iowait (steal counts as busy: the
+    host ran something else). The difference over a window, less what the benchmark's
+    own processes used, is the work of others; 0.0 where there is no /proc/stat."""
+    import os
+
+    try:
+        with open("/proc/stat") as file:
+            ticks = [int(f) for f in file.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return 0.0
+    idle, iowait = ticks[3], ticks[4]
+    return (sum(ticks) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+
+
+class Recorded:
+    """Every run of named works, kept for rows, while `paired` reads their CPU time.
+
+    `recorded.cpu(name, work)` is a measure for `paired`: it times one call of `work`
+    with `time_once`, keeps the timing under `name` and returns its CPU seconds; a
+    work measured in several pairings keeps all its runs. `timing(name)` is the median.
+    """
+
+    def __init__(self) -> None:
+        self.runs: dict[str, list[Timing]] = {}
+
+    def cpu(self, name: str, work: Callable[[], object]) -> Callable[[], float]:
+        """A measure of `work` for `paired`, recording each run under `name`."""
+
+        def measure() -> float:
+            timing = time_once(work)
+            self.runs.setdefault(name, []).append(timing)
+            return timing.cpu
+
+        return measure
+
+    def fastest(self, *measures: Callable[[], float]) -> Callable[[], float]:
+        """A measure that runs each of `measures` in turn and returns the least:
+        a floor with several variants (as `against_floor` takes its fastest)."""
+        return lambda: min(measure() for measure in measures)
+
+    def timing(self, name: str) -> Timing:
+        """The median timing of every run recorded under `name`."""
+        return median(self.runs[name])
