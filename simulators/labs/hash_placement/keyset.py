@@ -1,10 +1,16 @@
-"""A set of keys reduced to what placement needs: each key's hash, computed once."""
+"""A set of keys reduced to what placement needs: each key's hash, computed once.
+
+A key set never changes once made (the lab replaces it whole), so it is `Shared`: a
+checkpoint of the lab refers to it by key instead of copying its hashes
+(playground/checkpoints.py), and every lab restored from a checkpoint shares it.
+"""
 
 from array import array
 from bisect import bisect_left
 from collections import Counter
 
 from simulators.airline import Airline
+from simulators.engine.ledger import Shared
 from simulators.labs.hash_placement.hashing import (
     HASH_SPACE,
     REDIS_SLOTS,
@@ -13,14 +19,18 @@ from simulators.labs.hash_placement.hashing import (
 )
 
 
-class KeySet:
+class KeySet(Shared):
     """The first `count` keys of one kind, as hashes; the key strings are not kept.
 
     The hash of a key never changes, so it is computed once here; every placement only
-    reads these arrays. Redis slots and per-partition counts are computed on first use.
+    reads these arrays. Redis slots and per-partition counts are computed on first use:
+    they depend on the keys alone, so a shared key set may fill them at any time. Its
+    pickle holds the keys' identity and hashes only, never those caches nor `part_key`,
+    so the same keys pickle to the same bytes in any process.
     """
 
     def __init__(self, airline: Airline, kind: str, count: int) -> None:
+        self.part_key: bytes | None = None
         self.airline = airline
         self.kind = kind
         self.count = count
@@ -30,6 +40,19 @@ class KeySet:
         self._slots: array | None = None
         self._slot_counts: list[int] | None = None
         self._range_counts: dict[int, list[int]] = {}
+
+    def __getstate__(self) -> tuple:
+        # arrays pickle as their bytes: 8 bytes a key, a fraction of a list's pickle
+        ordered = array("I", self.sorted_hashes)
+        return (self.airline, self.kind, self.count, self.hashes, ordered)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.airline, self.kind, self.count, self.hashes, ordered = state
+        self.sorted_hashes = ordered.tolist()
+        self.part_key = None
+        self._slots = None
+        self._slot_counts = None
+        self._range_counts = {}
 
     def _keys(self) -> list[str]:
         return self.airline.keys(self.kind, self.count)
