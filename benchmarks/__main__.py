@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         *engine_rows(args.repeat),
         *quorum_rows(args.repeat),
         *seek_rows(),
-        *cost_rows(min(args.repeat, 3)),
+        *cost_rows(args.repeat),
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         rows += browser_rows(args.repeat)
         rows += network_rows(args.repeat)
         rows += table_rows(min(args.repeat, 3))
-        rows += first_drawing_rows(min(args.repeat, 3))
+        rows += first_drawing_rows(args.repeat)
     if not args.no_fanout:
         from benchmarks.fanout import fanout_rows
 

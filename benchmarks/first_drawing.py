@@ -22,7 +22,8 @@ the preloading server with no latency added: what the machine's own work (the
 server's and the browser's) costs at that moment; it is measured on the transport the
 target is checked on. The cases take turns lab by lab, so a slow spell of the shared
 machine weighs on all of them; each server first serves one page, uncounted. A row is
-the median of the runs; the ratio is preload on / preload off.
+the median of the runs; the ratio is preload on / preload off, one per turn (the two
+loaded in the same turn), their median with the lowest and highest.
 
 Two transports:
 - HTTP/1.1, daphne as `make run` serves it. Chromium opens at most 6 connections to a
@@ -44,7 +45,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.timing import Row, Timing
+from benchmarks.timing import Paired, Row, Timing
 from playground.liveserver import (
     CHROMIUM_ARGS,
     chromium_path,
@@ -248,12 +249,24 @@ def summary(transport: str, slug: str, case: str, runs: list[dict]) -> dict:
 
 
 def with_ratios(results: list[dict]) -> list[dict]:
-    """Preload on against its peer (off) in the same run; the target where it holds."""
-    off = {(r["transport"], r["lab"]): r["ms"] for r in results if r["case"] == "off"}
+    """Preload on against its peer (off): one ratio per turn, the two run in the
+    same turn (`Paired`: the median and the spread); the target where it holds."""
+    off = {(r["transport"], r["lab"]): r for r in results if r["case"] == "off"}
     for result in results:
         measured = result["case"] == "on"
         peer = off[(result["transport"], result["lab"])]
-        result["ratio"] = result["ms"] / peer if measured else None
+        result["ratio"] = (
+            Paired(
+                tuple(
+                    on / before
+                    for on, before in zip(
+                        result["runs_ms"], peer["runs_ms"], strict=True
+                    )
+                )
+            )
+            if measured
+            else None
+        )
         targeted = measured and result["transport"] == "HTTP/2"
         result["passed"] = result["ms"] < TARGET_MS if targeted else None
     return results
@@ -282,7 +295,7 @@ def first_drawing_rows(repeat: int = 3) -> list:
                 f"{r['modules']} modules, the last at {r['modules_ms'] / 1000:.2f} s",
                 Timing(0.0, r["ms"] / 1000),
                 None,
-                "" if r["ratio"] is None else f"{r['ratio']:.2f}× off",
+                "" if r["ratio"] is None else f"{r['ratio'].text()} off",
                 "" if r["passed"] is None else f"< {TARGET_MS / 1000:.1f} s",
                 r["passed"],
             )
@@ -305,7 +318,7 @@ def stall_note(results: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.first_drawing")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--labs", help="comma-separated slugs (default: every lab)")
     args = parser.parse_args(argv)
     labs = args.labs.split(",") if args.labs else None
@@ -317,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | ---: | ---: | ---: | --- | ---: | --- |")
     verdicts = {None: "", True: "PASS (< 1.0 s)", False: "MISS (< 1.0 s)"}
     for r in results:
-        ratio = "" if r["ratio"] is None else f"{r['ratio']:.2f}×"
+        ratio = "" if r["ratio"] is None else r["ratio"].text()
         print(
             f"| {r['transport']} ({', '.join(r['protocols'])}) | {r['lab']} | "
             f"{WORDS[r['case']]} | {r['modules']} | {r['modules_ms']:,.0f} ms | "
