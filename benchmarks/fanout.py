@@ -1,10 +1,10 @@
 """Classroom fan-out (issue 4): one host acting, hundreds of students watching.
 
 `python -m benchmarks.fanout [--quick] [--markdown] [--lab quorum|hash-placement]
-[--only a,b,c,big,restart] [--profile DIR] [--memory DIR] [--gc DIR]`; also part of
-`python -m benchmarks` (skip it with `--no-fanout`).
+[--only a,b,c,big,restart] [--pairs N] [--profile DIR] [--memory DIR] [--gc DIR]
+[--trace DIR]`; also part of `python -m benchmarks` (skip it with `--no-fanout`).
 
-Each case runs in fresh server processes on loopback; every client (one host per room
+Each run starts fresh server processes on loopback; every client (one host per room
 and the students) runs in this one process on asyncio, so they share one clock:
 - (a) one daphne, SQLite, the in-memory layer;
 - (b) two daphnes, PostgreSQL (a throwaway database) and the Redis layer, the students
@@ -18,16 +18,24 @@ action-to-screen latency: its receive time minus the host's send time. Server CP
 memory come from /proc of the server processes only; memory per connection is the
 servers' RSS after the students connected minus before, over the students (after one
 warm-up student per server process, which makes it load the room: a one-off cost).
-Also: 1,000 students at 2 Hz (one room, and 5 rooms of 200 together) on one daphne,
-and a restart: kill -9 the daphne, start it on the same var dir and port, and the
-students reconnect as the page does (backoff with jitter) and must resynchronise.
-The machine's load average is printed with the results: other work shares the cores.
+
+Runs go in rounds: in each, a floor run just before (a) and another just before (b),
+so each pair meets the same spell of a shared machine; a ratio target is the median of
+the pairs' ratios (at least `timing.MIN_PAIRS`), printed with its lowest and highest.
+Latency, memory and connect targets are judged on the median run, the worst shown;
+every frame must arrive in every run. Also, in rounds of their own: 1,000 students at
+2 Hz (one room after a floor run, and 5 rooms of 200 together) on one daphne; and once,
+a restart: kill -9 the daphne, start it on the same var dir and port, and the students
+reconnect as the page does (backoff with jitter) and must resynchronise. Other work
+shares the cores: each run records the load average and the CPU other processes used
+while the hosts acted, and the output sums both up.
 """
 
 import argparse
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import os
 import platform
@@ -45,6 +53,7 @@ from benchmarks.fanout_clients import (
     open_class,
     quiet,
 )
+from benchmarks.timing import MIN_PAIRS, Paired, machine_busy_seconds, machine_load
 
 ACTIONS = {
     # a cheap change of state: the skew of node A's clock (about 1.7 KB frames)
@@ -110,7 +119,10 @@ class Result:
     rss_end: int = 0
     frame_bytes: float = 0.0
     host_errors: dict = field(default_factory=dict)
-    load: str = ""
+    load: str = ""  # machine_load() at the end of the acting window
+    load_1m: float = 0.0
+    client_cpu: float = 0.0  # this process (every client) over the acting window
+    others: float = 0.0  # CPU seconds of everything else on the machine, same window
 
     def percentile(self, q: float, values: list[float] | None = None) -> float:
         """The q-quantile of latencies (of all by default), in milliseconds."""
@@ -143,6 +155,15 @@ class Result:
     @property
     def fps(self) -> float:
         return self.delivered / self.window if self.window else 0.0
+
+    @property
+    def others_cores(self) -> float:
+        """How many cores other work kept busy while the hosts acted, on average."""
+        return self.others / self.window if self.window else 0.0
+
+    @property
+    def first_burst(self) -> float:
+        return self.bursts[0] if self.bursts else float("inf")
 
     @property
     def kb_per_connection(self) -> float:
@@ -239,6 +260,8 @@ async def run_class(
 
     count = round(rate * seconds)
     action = ACTIONS[slug]
+    gc.collect()  # the clients' garbage of the connecting, not in the window
+    busy_start, client_start = machine_busy_seconds(), time.process_time()
     begin = time.perf_counter()
     await asyncio.gather(*(h.act(rate, count, action) for h in hosts))
     deadline = time.perf_counter() + DRAIN_SECONDS
@@ -256,7 +279,11 @@ async def run_class(
     result.rss_end = sum(p.rss() for p in procs)
     if redis:
         result.redis_cpu = servers.cpu_seconds(redis) - redis_start
-    result.load = servers.load_average()
+    result.client_cpu = time.process_time() - client_start
+    ours = result.cpu + result.client_cpu + (result.redis_cpu or 0.0)
+    result.others = max(0.0, machine_busy_seconds() - busy_start - ours)
+    result.load = machine_load()
+    result.load_1m = os.getloadavg()[0]
 
     result.latencies = tally.latencies
     result.firsts = [first for first, _ in tally.spans.values()]
@@ -367,7 +394,7 @@ async def run_restart(procs, env, var_dir, *, slug: str, students_n: int, rate: 
             result.dups += s.dups
             result.lost += max(0, host2.last - s.last)
             result.frames_after += s.frames - marks[id(s)]
-        result.load = servers.load_average()
+        result.load = machine_load()
         for s in students:
             s.stopped = True
         for task in keepers:
@@ -381,23 +408,99 @@ async def run_restart(procs, env, var_dir, *, slug: str, students_n: int, rate: 
 # -- the report ---------------------------------------------------------------------
 
 
+@dataclass
+class Case:
+    """Every run of one case; for (a), (b) and the room of 1,000, the floor run just
+    before each of its runs (one pair each)."""
+
+    name: str
+    runs: list[Result] = field(default_factory=list)
+    floors: list[Result] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        r = self.runs[0]
+        return f"{r.students} students @ {r.rate:g} Hz, {self.name}"
+
+    def values(self, name: str) -> list[float]:
+        return [getattr(r, name) for r in self.runs]
+
+    @property
+    def p99(self) -> float:
+        """The median of the runs' p99s: what the latency target is judged on."""
+        return statistics.median(self.values("p99"))
+
+    @property
+    def median_run(self) -> Result:
+        """The run whose p99 is the median (the lower middle of an even count)."""
+        ordered = sorted(self.runs, key=lambda r: r.p99)
+        return ordered[(len(ordered) - 1) // 2]
+
+    @property
+    def paired(self) -> Paired | None:
+        """Each run's p99 over its floor run's p99, one ratio a pair."""
+        if not self.floors or len(self.floors) != len(self.runs):
+            return None
+        pairs = zip(self.runs, self.floors, strict=True)
+        return Paired(tuple(_ratio(r.p99, f.p99) for r, f in pairs))
+
+    @property
+    def clean(self) -> bool:
+        return all(r.clean for r in self.runs)
+
+    def total(self, name: str) -> int:
+        return sum(getattr(r, name) for r in self.runs)
+
+    @property
+    def delivered_share(self) -> float:
+        expected = self.total("expected")
+        return self.total("delivered") / expected if expected else 0.0
+
+
+def _ratio(case: float, floor: float) -> float:
+    return case / floor if floor else float("inf")
+
+
+def spread(values: list[float], digits: int = 0) -> str:
+    """`14 (12–48)`: the median, then the lowest and the highest (one value alone)."""
+    if len(values) == 1:
+        return f"{values[0]:.{digits}f}"
+    mid, low, high = statistics.median(values), min(values), max(values)
+    return f"{mid:.{digits}f} ({low:.{digits}f}–{high:.{digits}f})"
+
+
+def machine_summary(cases: list[Case]) -> str:
+    """How busy the machine was while the hosts acted, over every run."""
+    runs = [r for case in cases for r in case.runs]
+    if not runs:
+        return machine_load()
+    loads, others = [r.load_1m for r in runs], [r.others_cores for r in runs]
+    return (
+        f"1-min load {spread(loads, 1)} on {os.cpu_count()} cores, sampled at the end "
+        f"of each of {len(runs)} runs; other processes kept {spread(others, 1)} cores "
+        "busy while the hosts acted"
+    )
+
+
 @dataclass(frozen=True)
 class CaseRow:
-    """A measured case, in the columns of `python -m benchmarks`' table."""
+    """A measured case (medians of its runs), in `python -m benchmarks`' columns."""
 
-    result: Result
+    case: Case
 
     passed = None
 
     def cells(self) -> list[str]:
-        r = self.result
-        per_frame = 1e9 * r.cpu / r.delivered if r.delivered else 0
+        runs = self.case.runs
+        per_frame = [1e9 * r.cpu / r.delivered for r in runs if r.delivered]
         return [
-            f"fan-out {r.case}",
-            f"{r.cpu:.3f}",
-            f"{r.window:.3f}",
-            f"{per_frame:,.0f}",
-            f"p50 {r.p50:.0f} / p99 {r.p99:.0f} ms, {r.delivered_share:.2%}",
+            f"fan-out {self.case.name}",
+            f"{statistics.median(r.cpu for r in runs):.3f}",
+            f"{statistics.median(r.window for r in runs):.3f}",
+            f"{statistics.median(per_frame):,.0f}" if per_frame else "",
+            f"p50 {statistics.median(self.case.values('p50')):.0f} / p99 "
+            f"{spread(self.case.values('p99'))} ms, {self.case.delivered_share:.2%}, "
+            f"{len(runs)} runs",
             "",
             "",
         ]
@@ -416,54 +519,66 @@ class TargetRow:
         return [self.what, "", "", "", self.measured, target, verdict]
 
 
-def case_table(results: list[Result], markdown: bool) -> str:
+def case_table(cases: list[Case], markdown: bool) -> str:
+    """One line a case: the median of its runs, (lowest–highest) beside it."""
     header = [
         "case",
+        "runs",
         "students",
         "rate",
         "frame",
         "p50 ms",
         "p99 ms",
-        "per frame: 1st / last student p50, p99 ms",
-        "delivered",
+        "per frame: 1st / last student p50, p99 ms (median run)",
+        "delivered (all runs)",
         "frames/s",
         "server CPU s (core %)",
-        "RSS MB: before → connected → end",
+        "RSS MB: before → connected → end (median run)",
         "KB/conn",
-        "burst s",
-        "load avg",
+        "1st burst s",
+        "others' cores",
+        "load (1 min)",
     ]
     rows = []
-    for r in results:
-        cpu = f"{r.cpu:.1f} ({100 * r.cpu / r.window:.0f}%)"
+    for case in cases:
+        r, runs = case.median_run, case.runs
+        cpu_s = statistics.median(x.cpu for x in runs)
+        share = statistics.median(x.cpu / x.window for x in runs if x.window)
+        cpu = f"{cpu_s:.1f} ({100 * share:.0f}%)"
         if r.redis_cpu is not None:
-            cpu += f" + Redis {r.redis_cpu:.1f}"
-        delivered = f"{r.delivered_share:.2%}"
-        if r.gaps or r.dups or r.lost or r.connect_failures:
-            delivered += (
-                f" (gaps {r.gaps}, dups {r.dups}, lost {r.lost}, "
-                f"failed connects {r.connect_failures})"
+            redis = statistics.median(x.redis_cpu or 0.0 for x in runs)
+            cpu += f" + Redis {redis:.1f}"
+        delivered = f"{case.delivered_share:.2%}"
+        faults = [case.total(n) for n in ("gaps", "dups", "lost", "connect_failures")]
+        if any(faults):
+            delivered += " (gaps {}, dups {}, lost {}, failed connects {})".format(
+                *faults
             )
-        if r.host_errors:
-            delivered += f" host errors {r.host_errors}"
+        errors: dict = {}
+        for x in runs:
+            for code, n in x.host_errors.items():
+                errors[code] = errors.get(code, 0) + n
+        if errors:
+            delivered += f" host errors {errors}"
         rows.append(
             [
-                r.case,
+                case.name,
+                str(len(runs)),
                 f"{r.students:,}" + (f" in {r.rooms} rooms" if r.rooms > 1 else ""),
                 f"{r.rate:g} Hz × {r.seconds:g} s",
-                f"{r.frame_bytes / 1024:.1f} KB",
-                f"{r.p50:.0f}",
-                f"{r.p99:.0f}",
+                f"{statistics.mean(case.values('frame_bytes')) / 1024:.1f} KB",
+                spread(case.values("p50")),
+                spread(case.values("p99")),
                 r.spread(),
                 delivered,
-                f"{r.fps:,.0f}",
+                f"{statistics.median(case.values('fps')):,.0f}",
                 cpu,
                 f"{r.rss_before / 2**20:.0f} → {r.rss_after / 2**20:.0f} → "
                 f"{r.rss_end / 2**20:.0f}",
-                f"{r.kb_per_connection:.1f}",
-                " / ".join(f"{b:.2f}" for b in r.bursts[:5])
-                + (" …" if len(r.bursts) > 5 else ""),
-                r.load,
+                spread(case.values("kb_per_connection"), 1),
+                spread(case.values("first_burst"), 2),
+                spread(case.values("others_cores"), 1),
+                spread(case.values("load_1m"), 1),
             ]
         )
     return _table(header, rows, markdown)
@@ -490,74 +605,108 @@ def _table(header: list[str], rows: list[list[str]], markdown: bool) -> str:
     )
 
 
+def _median_worst(values: list[float], unit: str, digits: int = 0) -> str:
+    """`14 ms, median of 5 runs (worst 48 ms)`; one run: `14 ms, 1 run`."""
+    mid = statistics.median(values)
+    if len(values) == 1:
+        return f"{mid:.{digits}f} {unit}, 1 run"
+    worst = max(values)
+    return (
+        f"{mid:.{digits}f} {unit}, median of {len(values)} runs "
+        f"(worst {worst:.{digits}f} {unit})"
+    )
+
+
 def targets(
-    main: list[tuple[Result, Result | None]],
-    big: list[Result],
-    restart: Restart | None,
-    quick: bool,
+    main: list[Case], big: list[Case], restart: Restart | None, quick: bool
 ) -> list[TargetRow]:
-    """PASS/MISS against issue 4's targets (in --quick, against the same numbers)."""
+    """PASS/MISS against issue 4's targets (in --quick, against the same numbers).
+
+    Ratios are the median of the paired runs' ratios (at least MIN_PAIRS pairs for a
+    verdict), their spread beside it; p99, memory and the connect burst are judged on
+    the median of the runs, the worst shown; delivery must hold in every run.
+    """
     rows = []
-    for result, floor in main:
-        label = f"{result.students} students @ {result.rate:g} Hz, {result.case}"
+    for case in main:
+        label = case.label
         rows.append(
             TargetRow(
                 label,
-                f"p99 {result.p99:.0f} ms",
+                "p99 " + _median_worst(case.values("p99"), "ms"),
                 f"{label}: p99 < 100 ms",
-                result.p99 < 100,
+                case.p99 < 100,
             )
         )
-        if floor is not None:
-            ratio = result.p99 / floor.p99 if floor.p99 else float("inf")
+        paired = case.paired
+        if paired is not None:
+            floor_p99 = statistics.median(f.p99 for f in case.floors)
+            enough = len(paired.ratios) >= MIN_PAIRS
             rows.append(
                 TargetRow(
                     label,
-                    f"p99 {result.p99:.0f} ms vs floor {floor.p99:.0f} ms: "
-                    f"{ratio:.1f}×",
-                    f"{label}: within 3× of the floor",
-                    ratio <= 3,
+                    f"p99 over the floor's p99, paired: {paired.text()}; "
+                    f"median p99 {case.p99:.0f} ms vs floor {floor_p99:.0f} ms",
+                    f"{label}: within 3× of the floor"
+                    + (
+                        "" if enough else f" (fewer than {MIN_PAIRS} pairs: no verdict)"
+                    ),
+                    paired.median <= 3 if enough else None,
                 )
             )
         rows.append(
             TargetRow(
                 label,
-                f"{result.delivered:,} of {result.expected:,} "
-                f"({result.delivered_share:.2%}), gaps {result.gaps}, "
-                f"dups {result.dups}",
+                f"{case.total('delivered'):,} of {case.total('expected'):,} "
+                f"({case.delivered_share:.2%}) in {len(case.runs)} runs, "
+                f"gaps {case.total('gaps')}, dups {case.total('dups')}",
                 f"{label}: 100% delivered, in order",
-                result.clean,
+                case.clean,
             )
         )
-        first = result.bursts[0] if result.bursts else float("inf")
+        bursts = case.values("first_burst")
+        failures = case.total("connect_failures")
+        students = case.runs[0].students
         rows.append(
             TargetRow(
                 label,
-                f"{min(200, result.students)} connects in {first:.2f} s, "
-                f"{result.connect_failures} failed",
+                f"{min(200, students)} connects in "
+                + _median_worst(bursts, "s", 2)
+                + f"; {failures} failed",
                 f"{label}: a burst of 200 connects within 2 s, none failing",
-                first < 2 and result.connect_failures == 0,
+                statistics.median(bursts) < 2 and failures == 0,
             )
         )
+        kbs = case.values("kb_per_connection")
         rows.append(
             TargetRow(
                 label,
-                f"{result.kb_per_connection:.1f} KB per connection",
+                _median_worst(kbs, "KB", 1) + " per connection",
                 f"{label}: < 50 KB server memory per connection",
-                result.kb_per_connection < 50,
+                statistics.median(kbs) < 50,
             )
         )
-    for result in big:
-        label = f"{result.students} students @ {result.rate:g} Hz, {result.case}"
+    for case in big:
+        label = case.label
         rows.append(
             TargetRow(
                 label,
-                f"p99 {result.p99:.0f} ms; {result.delivered:,} of "
-                f"{result.expected:,}, lost {result.lost}, dups {result.dups}",
+                "p99 "
+                + _median_worst(case.values("p99"), "ms")
+                + f"; {case.total('delivered'):,} of {case.total('expected'):,}, "
+                f"lost {case.total('lost')}, dups {case.total('dups')}",
                 f"{label}: p99 < 500 ms, no lost frame",
-                result.p99 < 500 and result.clean,
+                case.p99 < 500 and case.clean,
             )
         )
+        if case.paired is not None:
+            rows.append(
+                TargetRow(
+                    label,
+                    f"p99 over the floor's p99, paired: {case.paired.text()}",
+                    f"{label}: against the floor (shown; no target)",
+                    None,
+                )
+            )
     if restart is not None:
         label = f"restart, {restart.students} students"
         rows.append(
@@ -567,7 +716,7 @@ def targets(
                 f"kill -9 (daphne listening after {restart.start_seconds:.1f} s); "
                 f"{restart.states} state(s); wrong hellos {restart.bad_resyncs}; "
                 f"then {restart.frames_after:,} frames, gaps {restart.gaps}, "
-                f"dups {restart.dups}, lost {restart.lost}",
+                f"dups {restart.dups}, lost {restart.lost}; 1 run",
                 f"{label}: all resynchronised within 10 s, no gap, no duplicate",
                 restart.clean and restart.resync_seconds < 10,
             )
@@ -587,26 +736,42 @@ class Plan:
     students: int
     seconds: float
     rate: float
+    pairs: int  # rounds: in each, a floor run just before (a), another before (b)
     big: int
     big_rooms: int
     big_rate: float
+    big_seconds: float
+    big_runs: int  # rounds of: floor, one room, several rooms
     restart: int
     quick: bool = False
 
 
 FULL = Plan(
-    students=200, seconds=30, rate=10, big=1000, big_rooms=5, big_rate=2, restart=200
+    students=200,
+    seconds=10,
+    rate=10,
+    pairs=MIN_PAIRS,
+    big=1000,
+    big_rooms=5,
+    big_rate=2,
+    big_seconds=10,
+    big_runs=3,
+    restart=200,
 )
 QUICK = Plan(
     students=50,
     seconds=5,
     rate=10,
+    pairs=2,
     big=100,
     big_rooms=2,
     big_rate=2,
+    big_seconds=5,
+    big_runs=1,
     restart=50,
     quick=True,
 )
+WARM_UP = {"per_room": 10, "rate": 10, "seconds": 3}  # also measures the frame size
 
 
 PARTS = ("a", "b", "c", "big", "restart")
@@ -614,65 +779,78 @@ PARTS = ("a", "b", "c", "big", "restart")
 
 async def run_all(
     plan: Plan, slug: str, say, parts: tuple[str, ...] = PARTS
-) -> tuple[list[Result], list[TargetRow]]:
-    """The cases of `parts`, in that order; their results and verdicts."""
-    results: list[Result] = []
+) -> tuple[list[Case], list[TargetRow]]:
+    """The cases of `parts` in rounds (each floor run just before its case); every
+    case's runs and the verdicts."""
     size = frame_bytes(slug)
-    say(f"# {slug}: whole-snapshot frames of {size:,} bytes; {plan.students} students")
+    say(
+        f"# {slug}: whole-snapshot frames of {size:,} bytes; {plan.students} students, "
+        f"{plan.pairs} round(s) of {plan.seconds:g} s runs; {machine_load()}"
+    )
 
-    def done(result: Result) -> Result:
+    async def run(case: Case, cluster, tag: str, floor=False, **kwargs) -> Result:
+        with cluster as (procs, _, _):
+            result = await run_class(case.name, procs, floor=floor, slug=slug, **kwargs)
+        case.runs.append(result)
+        paired = ""
+        if len(case.floors) == len(case.runs):
+            paired = f", {_ratio(result.p99, case.floors[-1].p99):.2f}× the floor"
         say(
-            f"#   {result.case}: p50 {result.p50:.0f} / p99 {result.p99:.0f} ms, "
-            f"{result.delivered_share:.2%} delivered, CPU {result.cpu:.1f} s, "
-            f"load {result.load}"
+            f"#   {tag} {case.name}: p50 {result.p50:.0f} / p99 {result.p99:.0f} ms"
+            f"{paired}, {result.delivered_share:.2%} delivered, "
+            f"CPU {result.cpu:.1f} s, others {result.others_cores:.1f} cores, "
+            f"{result.load}"
         )
-        results.append(result)
         return result
 
-    async def case(name, cluster, floor=False, **kwargs) -> Result:
-        with cluster as (procs, _, _):
-            return done(await run_class(name, procs, floor=floor, slug=slug, **kwargs))
+    if {"a", "b", "c", "big"} & set(parts):
+        # a warm-up run, not counted: the floor then sends frames of the size the
+        # playground really sends (snapshot patches or not)
+        warm = Case("warm-up (not counted)")
+        await run(warm, servers.single_daphne(), "warm-up:", **WARM_UP)
+        if warm.runs[0].frame_bytes:
+            size = round(warm.runs[0].frame_bytes)
+        say(f"# the floor sends {size:,}-byte frames, as the playground did")
 
     small = {"per_room": plan.students, "rate": plan.rate, "seconds": plan.seconds}
-    big = {"rate": plan.big_rate, "seconds": plan.seconds}
-    a = b = c = None
-    if "a" in parts:
-        a = await case(
-            "(a) in-memory layer, 1 daphne", servers.single_daphne(), **small
-        )
-    if "b" in parts:
-        b = await case("(b) Redis layer, 2 daphnes", servers.redis_pair(), **small)
-    # the floor sends frames of the size the playground really sent (patches or not)
-    seen = [r.frame_bytes for r in (a, b) if r is not None and r.frame_bytes]
-    if seen:
-        size = round(statistics.mean(seen))
-        say(f"# the floor sends {size:,}-byte frames, as (a) and (b) did")
-    if "c" in parts:
-        c = await case(
-            "(c) floor: websockets.broadcast()", servers.floor(size), True, **small
-        )
-    bigs = []
-    if "big" in parts:
-        bigs.append(
-            await case(
-                "one room, in-memory, 1 daphne",
-                servers.single_daphne(),
-                per_room=plan.big,
-                **big,
+    a = Case("(a) in-memory layer, 1 daphne") if "a" in parts else None
+    b = Case("(b) Redis layer, 2 daphnes") if "b" in parts else None
+    c = Case("(c) floor: websockets.broadcast()") if "c" in parts else None
+    clusters = [(a, servers.single_daphne), (b, servers.redis_pair)]
+    for i in range(plan.pairs if a or b or c else 0):
+        tag = f"{i + 1}/{plan.pairs}"
+        for case, cluster in clusters:
+            if case is None:
+                continue
+            if c is not None:
+                case.floors.append(
+                    await run(c, servers.floor(size), tag, True, **small)
+                )
+            await run(case, cluster(), tag, **small)
+        if a is None and b is None and c is not None:
+            await run(c, servers.floor(size), tag, True, **small)
+
+    big = {"rate": plan.big_rate, "seconds": plan.big_seconds}
+    one = Case("one room, in-memory, 1 daphne")
+    rooms = Case(f"{plan.big_rooms} rooms, in-memory, 1 daphne")
+    big_floor = Case("one room, floor")
+    for i in range(plan.big_runs if "big" in parts else 0):
+        tag = f"{i + 1}/{plan.big_runs}"
+        one.floors.append(
+            await run(
+                big_floor, servers.floor(size), tag, True, per_room=plan.big, **big
             )
         )
-        bigs.append(
-            await case(
-                f"{plan.big_rooms} rooms, in-memory, 1 daphne",
-                servers.single_daphne(),
-                per_room=plan.big // plan.big_rooms,
-                rooms=plan.big_rooms,
-                **big,
-            )
+        await run(one, servers.single_daphne(), tag, per_room=plan.big, **big)
+        await run(
+            rooms,
+            servers.single_daphne(),
+            tag,
+            per_room=plan.big // plan.big_rooms,
+            rooms=plan.big_rooms,
+            **big,
         )
-        await case(
-            "one room, floor", servers.floor(size), True, per_room=plan.big, **big
-        )
+
     restart = None
     if "restart" in parts:
         with servers.single_daphne() as (procs, env, var_dir):
@@ -681,27 +859,37 @@ async def run_all(
             )
         say(
             f"#   restart: {restart.resynced} resynced in "
-            f"{restart.resync_seconds:.1f} s, load {restart.load}"
+            f"{restart.resync_seconds:.1f} s, {restart.load}"
         )
-    main = [(r, c) for r in (a, b) if r is not None]
-    return results, targets(main, bigs, restart, plan.quick)
+    main = [x for x in (a, b) if x is not None and x.runs]
+    bigs = [x for x in (one, rooms) if x.runs]
+    cases = [x for x in (a, b, c, one, rooms, big_floor) if x is not None and x.runs]
+    return cases, targets(main, bigs, restart, plan.quick)
 
 
 def fanout_rows(quick: bool = False, slug: str = "quorum") -> list:
     """Rows for `python -m benchmarks`: each case, then each target's verdict."""
     plan = QUICK if quick else FULL
-    results, rows = asyncio.run(run_all(plan, slug, lambda s: print(s, flush=True)))
-    title = f"Classroom fan-out ({slug}; load average {servers.load_average()})"
-    return [title, *(CaseRow(r) for r in results), *rows]
+    cases, rows = asyncio.run(run_all(plan, slug, lambda s: print(s, flush=True)))
+    title = f"Classroom fan-out ({slug}; {machine_summary(cases)})"
+    return [title, *(CaseRow(c) for c in cases), *rows]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.fanout")
-    parser.add_argument("--quick", action="store_true", help="5 s runs, 50 students")
+    parser.add_argument(
+        "--quick", action="store_true", help="50 students, 2 rounds of 5 s runs"
+    )
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--lab", choices=sorted(ACTIONS), default="quorum")
     parser.add_argument("--students", type=int, help="students in (a), (b), (c)")
     parser.add_argument("--seconds", type=float, help="how long the hosts act")
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        help=f"rounds of (a), (b) each after a floor run (default {FULL.pairs}; "
+        f"fewer than {MIN_PAIRS}: no verdicts)",
+    )
     parser.add_argument(
         "--only",
         default=",".join(PARTS),
@@ -718,24 +906,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--gc", metavar="DIR", help="log each daphne's garbage collections into DIR"
     )
+    parser.add_argument(
+        "--trace",
+        metavar="DIR",
+        help="time each action's steps in each daphne into DIR (read with "
+        "`python -m benchmarks.fanout_profile read DIR`)",
+    )
     args = parser.parse_args(argv)
-    folders = (("CPU", args.profile), ("MEMORY", args.memory), ("GC", args.gc))
+    if args.pairs is not None and args.pairs < 1:
+        parser.error("--pairs must be positive")
+    folders = (
+        ("CPU", args.profile),
+        ("MEMORY", args.memory),
+        ("GC", args.gc),
+        ("TRACE", args.trace),
+    )
     for mode, folder in folders:
         if folder:
             os.makedirs(folder, exist_ok=True)
             os.environ[f"FANOUT_{mode}_DIR"] = os.path.abspath(folder)
     plan = QUICK if args.quick else FULL
+    pairs = args.pairs or plan.pairs
     plan = dataclasses.replace(
         plan,
         students=args.students or plan.students,
         restart=args.students or plan.restart,
         seconds=args.seconds or plan.seconds,
-        quick=plan.quick or bool(args.students or args.seconds),  # no verdicts
+        pairs=pairs,
+        # no verdicts: not the plan the targets are set for
+        quick=plan.quick or bool(args.students or args.seconds) or pairs < MIN_PAIRS,
     )
     print(
         f"# Python {platform.python_version()}, {os.cpu_count()} CPUs; "
-        f"load average before: {servers.load_average()}; "
-        f"{'quick' if args.quick else 'full'} run",
+        f"before: {machine_load()}; {'quick' if args.quick else 'full'} run",
         flush=True,
     )
     started = time.perf_counter()
@@ -743,15 +946,13 @@ def main(argv: list[str] | None = None) -> int:
     if not set(parts) <= set(PARTS):
         parser.error(f"--only takes {','.join(PARTS)}")
     say = lambda s: print(s, flush=True)  # noqa: E731
-    results, rows = asyncio.run(run_all(plan, args.lab, say, parts))
+    cases, rows = asyncio.run(run_all(plan, args.lab, say, parts))
     print()
-    print(case_table(results, args.markdown))
+    print(case_table(cases, args.markdown))
     print()
     print(target_table(rows, args.markdown))
-    print(
-        f"\n# {time.perf_counter() - started:.0f} s in all; "
-        f"load average after: {servers.load_average()}"
-    )
+    print(f"\n# machine: {machine_summary(cases)}")
+    print(f"# {time.perf_counter() - started:.0f} s in all; after: {machine_load()}")
     return 1 if any(r.passed is False for r in rows) else 0
 
 

@@ -4,16 +4,24 @@ Used by `python -m benchmarks.fanout --profile DIR` (MODE `cpu`: cProfile of the
 loop's thread, written to OUT when daphne exits on SIGTERM) and `--memory DIR` (MODE
 `memory`: tracemalloc, a snapshot written to OUT-<n>.snap on each SIGUSR1, which the
 benchmark sends before and after the students connect) and `--gc DIR` (MODE `gc`: every
-garbage collection's generation, start and pause, to OUT.gc.txt). The playground is
-untouched.
+garbage collection's generation, start and pause, to OUT.gc.txt) and `--trace DIR` (MODE
+`trace`: for every action, when each step of its path began, to OUT.trace.txt, and the
+collections as in `gc`; read with `python -m benchmarks.fanout_profile read DIR`; with
+FANOUT_GC_FREEZE=1, `gc.freeze()` once the application is imported, to see what
+full collections would spare). The
+playground is untouched: `trace` wraps a few of its methods in this process only.
 """
 
+import contextvars
 import cProfile
 import gc
+import os
 import signal
+import statistics
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 from daphne.cli import CommandLineInterface
 
@@ -34,6 +42,22 @@ def main() -> None:
 
         signal.signal(signal.SIGUSR1, snapshot)
         CommandLineInterface().run(args)
+        return
+    if mode == "trace":
+        steps = trace_actions()
+        if os.environ.get("FANOUT_GC_FREEZE"):  # an experiment: what it would save
+            gc.collect()
+            gc.freeze()
+        pauses = watch_collector()
+        try:
+            CommandLineInterface().run(args)
+        finally:
+            with open(f"{out}.trace.txt", "w") as file:
+                file.writelines(" ".join(map(str, step)) + "\n" for step in steps)
+            with open(f"{out}.gc.txt", "w") as file:
+                file.writelines(
+                    f"{gen} {start:.4f} {ms:.2f}\n" for gen, start, ms in pauses
+                )
         return
     if mode == "gc":
         pauses = watch_collector()
@@ -70,5 +94,128 @@ def watch_collector() -> list[tuple[int, float, float]]:
     return pauses
 
 
+STEPS = ("handled", "locked", "thread", "committed", "resumed", "sent", "done")
+_action: contextvars.ContextVar = contextvars.ContextVar("action", default=None)
+
+
+def trace_actions() -> list[list]:
+    """Wrap the path of a host's action through this process; each action's times.
+
+    Per action (by ref): `handled` when the consumer took the message, `locked` when
+    `Room.submit` holds the room's lock (it asks `_cost` then), `thread` when
+    `_commit` started in its worker thread, `committed` when it returned (stored,
+    applied, frame encoded), `resumed` when the event loop went on with it, `sent`
+    when the broadcast loop ended (every send buffered: Twisted writes them when the
+    loop next polls), `done` when the consumer was done with the message (checkpoints
+    stored, the relay told). In (b), the other process's `Room.on_entry` is timed as
+    `relayed`, from the relay's message to its broadcast's end.
+    """
+    import playground.asgi  # noqa: F401  (sets Django up, as daphne would)
+    from playground.consumers import LabConsumer
+    from playground.rooms.room import Room
+
+    steps: list[list] = []
+    handle, cost, commit = LabConsumer.handle, Room._cost, Room._commit
+    broadcast, on_entry = Room.broadcast, Room.on_entry
+    now = time.perf_counter
+
+    async def traced_handle(self, text_data=None, bytes_data=None):
+        marks = {"handled": now()}
+        token = _action.set(marks)
+        try:
+            return await handle(self, text_data, bytes_data)
+        finally:
+            _action.reset(token)
+            if "locked" in marks:
+                marks["done"] = now()
+                steps.append([marks.get("ref", "-"), *(marks.get(s, 0) for s in STEPS)])
+
+    def traced_cost(self, name, args):
+        marks = _action.get()  # submit asks for the cost once it holds the lock
+        if marks is not None:
+            marks["locked"] = now()
+        return cost(self, name, args)
+
+    def traced_commit(self, name, args, ref, actor):
+        marks = _action.get()  # to_thread copies the context: the same dict
+        if marks is not None:
+            marks["thread"], marks["ref"] = now(), ref or "-"
+        try:
+            return commit(self, name, args, ref, actor)
+        finally:
+            if marks is not None:
+                marks["committed"] = now()
+
+    async def traced_broadcast(self, text, *, hosts_only=False):
+        marks = _action.get()
+        if marks is not None and "thread" in marks and "resumed" not in marks:
+            marks["resumed"] = now()
+            await broadcast(self, text, hosts_only=hosts_only)
+            marks["sent"] = now()
+            return
+        await broadcast(self, text, hosts_only=hosts_only)
+
+    async def traced_on_entry(self, message):
+        start = now()
+        token = _action.set({})
+        try:
+            await on_entry(self, message)
+        finally:
+            _action.reset(token)
+            steps.append(["relayed", message.get("ref") or "-", start, now()])
+
+    LabConsumer.handle = traced_handle
+    Room._cost = traced_cost
+    Room._commit = traced_commit
+    Room.broadcast = traced_broadcast
+    Room.on_entry = traced_on_entry
+    return steps
+
+
+def read(folder: str) -> None:
+    """Per traced daphne: each step's milliseconds, p50 / p99 / max; and the
+    collections that paused the acting window."""
+    for trace in sorted(Path(folder).glob("*.trace.txt")):
+        rows = [line.split() for line in trace.read_text().splitlines()]
+        actions = [[float(x) for x in r[1:]] for r in rows if r[0] != "relayed"]
+        relayed = [[float(x) for x in r[2:]] for r in rows if r[0] == "relayed"]
+        print(f"{trace.name}: {len(actions)} actions, {len(relayed)} relayed")
+        names = [f"{a} -> {b}" for a, b in zip(STEPS, STEPS[1:], strict=False)]
+        for i, name in enumerate(names):
+            spans = [1000 * (a[i + 1] - a[i]) for a in actions if a[i] and a[i + 1]]
+            _quantiles(name, spans)
+        _quantiles("handled -> sent", [1000 * (a[5] - a[0]) for a in actions if a[5]])
+        _quantiles("on_entry (other process)", [1000 * (b - a) for a, b in relayed])
+        pauses = Path(str(trace).removesuffix(".trace.txt") + ".gc.txt")
+        if pauses.exists() and actions:
+            first, last = actions[0][0], actions[-1][-1]
+            within = [
+                (int(g), float(ms))
+                for g, start, ms in (line.split() for line in pauses.open())
+                if first <= float(start) <= last
+            ]
+            for gen in (0, 1, 2):
+                ms = [m for g, m in within if g == gen]
+                if ms:
+                    print(
+                        f"  gen {gen} collections while acting: {len(ms)}, "
+                        f"longest {max(ms):.1f} ms, total {sum(ms):.0f} ms"
+                    )
+
+
+def _quantiles(name: str, ms: list[float]) -> None:
+    if not ms:
+        return
+    ordered = sorted(ms)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    print(
+        f"  {name:<26} p50 {statistics.median(ordered):7.2f}  p99 {p99:7.2f}  "
+        f"max {ordered[-1]:7.2f} ms"
+    )
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "read":
+        read(sys.argv[2])
+    else:
+        main()
