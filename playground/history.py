@@ -7,16 +7,20 @@ becomes the replay of `history[:cursor]`); an action done while the cursor is in
 past forks: the actions after the cursor leave `history` (the log keeps them, and the
 timeline offers a link to the branch they formed) and the new action is appended.
 
-Seeking replays from the nearest checkpoint: a pickled copy of the lab, taken whenever
+Seeking replays from the nearest checkpoint: a copy of the lab (pickled with what it
+shares with other checkpoints as references: playground/checkpoints.py), taken whenever
 the actions applied since the last one have declared `CHECKPOINT_WORK` units of replay
 work (simulators/engine/cost.py: a unit is about a microsecond; so a seek replays at
 most about 5 ms of work) and kept within `CHECKPOINT_BYTES` by thinning out every other
 one when the budget is exceeded (after which new ones are taken half as often, so they
 stay evenly spread). Declared work, never the clock: the same history has its
 checkpoints at the same places in every process, however busy the machine was while it
-was built. The spacing was chosen by measurement: docs/benchmarks.md, "Seek". The state
-after a seek is, by construction, the replay of `history[:cursor]` from a fresh lab with
-the room's seed.
+was built. Every `STORED_CHECKPOINT_WORK` units one is also stored with the room
+(`unstored`, written by the room), and a room loaded from the database is `outlined`
+from its log, then `materialized` from its last stored checkpoint. The spacing was
+chosen by measurement: docs/benchmarks.md, "Seek and cold load". The state after a
+seek is, by construction, the replay of `history[:cursor]` from a fresh lab with the
+room's seed.
 
 A timeline is shown in moments, not actions: a moment is what a person did (a write, a
 cut, a booking, a step) with the clock's ticks that follow it until the next one. A lab
