@@ -1,35 +1,37 @@
-"""Frames per second in headless Chromium while hash-placement's key dots move.
+"""Frame times in headless Chromium while hash-placement's key dots move (issue 11).
 
-The issue's target is the browser keeping 60 frames a second while 1,000 keys move. The
-page draws a stable sample of the keys (240 per scheme card, three cards), so what moves
-on screen is the sample's dots whose shard changed: this measures those animations.
+Issue 2 asked for 60 frames a second while 1,000 keys move; issue 11 turned it into a
+target that can fail: the 95th-percentile frame time at most one 60 Hz frame (16.7 ms)
+as the machine is, and at most two (33 ms) with the page's main thread slowed 4× (as a
+phone is). The page draws a stable sample of the keys (240 per scheme card, three
+cards), so what moves on screen is the sample's dots whose shard changed.
 
 Method: a daphne of our own on a free loopback port (temporary PLAYGROUND_VAR_DIR), the
 lab at 1280×900 in headless Chromium, 1,000 registration keys loaded, then one action
 per scenario submitted through its form. A requestAnimationFrame probe, injected with
 `page.evaluate` (nothing in the app's code), records every frame's timestamp from the
 submit until no d3 transition is left under #stage and no card paints dots on its canvas
-(polled every 100 ms): the window holds the network round trip, the renderer's own
-planning and every frame of flight.
-Each scenario runs on a fresh page `repeat` times; the row is the run with the median
-fps.
+(polled every 100 ms), and until 100 ms after a card's drawing last changed size (the
+drawings shrink back a moment after their motion): the window holds the network round
+trip, the renderer's own planning, every frame of flight and the frames that follow it.
+Each scenario runs on a fresh page `repeat` times at each CPU slow-down (Chrome
+DevTools Protocol `Emulation.setCPUThrottlingRate`, set after the keys are loaded and
+the setup is done, so only the measured action is slowed; the raster and compositor
+threads are not), the rounds interleaved. A row is judged on the median of its runs'
+p95 frame times, the spread printed beside it; the machine's load average is printed
+before and after.
 
-`--cpu-throttle N` slows the page's main thread N times (Chrome DevTools Protocol,
-`Emulation.setCPUThrottlingRate`, set after the keys are loaded): a repeatable stand-in
-for a slower or busier machine, to compare renderers; the target is judged without it.
-
-Run alone: `python -m benchmarks.browser_fps [--repeat R] [--cpu-throttle N] [--url
-http://127.0.0.1:8000]`.
+Run alone: `python -m benchmarks.browser_fps [--repeat R] [--cpu-throttle N [N ...]]
+[--url http://127.0.0.1:8000]`.
 """
 
 import argparse
-import math
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.timing import FpsRow, render
+from benchmarks.timing import FrameRun, FrameRuns, machine_load, render
 from playground.liveserver import (
     CHROMIUM_ARGS,
     chromium_path,
@@ -39,8 +41,8 @@ from playground.liveserver import (
 
 VIEWPORT = {"width": 1280, "height": 900}
 KEYS = 1_000
-FRAME_MS = 1000 / 60
-FPS_TARGET = 58.0
+# CPU slow-down -> the p95 target in 60 Hz frames: 16.7 ms as is, 33 ms slowed 4×.
+THROTTLES = {1.0: 1, 4.0: 2}
 SCHEMES = ("mod", "partitions", "ring")
 
 
@@ -82,6 +84,11 @@ async ({action, args}) => {
     for (const el of stage.querySelectorAll("svg *")) if (el.__transition) return true;
     return stage.querySelector(".card-front g[style*=opacity]") !== null;
   };
+  // A card's drawing shrinks back (a new viewBox) a moment after its motion: the window
+  // runs until that has been drawn too.
+  let reshaped = 0;
+  const watch = new MutationObserver(() => (reshaped = performance.now()));
+  watch.observe(stage, {subtree: true, attributes: true, attributeFilter: ["viewBox"]});
   const seq0 = lab.dataset.seq;
   const frames = [];
   let running = true;
@@ -95,18 +102,25 @@ async ({action, args}) => {
   form.requestSubmit();
   let framed = null;
   let sawMotion = false;
+  let still = null;
   const end = await new Promise((resolve) => {
     const poll = setInterval(() => {
       const now = performance.now();
       if (framed === null && lab.dataset.seq !== seq0) framed = now;
       if (framed === null) return;
-      if (animating()) sawMotion = true;
-      else if (sawMotion || now - framed > 1000) {
+      if (animating()) {
+        sawMotion = true;
+        still = null;
+      } else if (sawMotion || now - framed > 1000) {
+        still ??= now;
+        // (a shrink comes within 300 ms of the last motion)
+        if (now - still < 300 || now - reshaped < 300) return;
         clearInterval(poll);
-        resolve(now);
+        resolve(Math.max(still, reshaped + 100));
       }
     }, 100);
   });
+  watch.disconnect();
   running = false;
   const perCard = {};
   for (const card of document.querySelectorAll("article.scheme-card")) {
@@ -120,27 +134,10 @@ async ({action, args}) => {
 
 @dataclass(frozen=True)
 class Run:
-    """The frames of one animation window."""
+    """The frames of one animation window, and the dots that flew in each card."""
 
     moved: dict[str, int]
-    intervals: list[float]  # ms between consecutive frames in the window
-    window_ms: float
-
-    @property
-    def fps(self) -> float:
-        span = sum(self.intervals)
-        return 1000 * len(self.intervals) / span if span else 0.0
-
-    @property
-    def p95_ms(self) -> float:
-        ordered = sorted(self.intervals)
-        return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-
-    @property
-    def slow_share(self) -> float:
-        # rAF timestamps are vsync-aligned: a frame on time is 16.67 ms (± a few µs).
-        slow = sum(1 for ms in self.intervals if ms > FRAME_MS + 0.05)
-        return slow / len(self.intervals) if self.intervals else 0.0
+    frames: FrameRun
 
 
 def measure(page, scenario: Scenario, throttle: float = 1.0) -> Run:
@@ -156,7 +153,8 @@ def measure(page, scenario: Scenario, throttle: float = 1.0) -> Run:
     intervals = [b - a for a, b in zip(frames, frames[1:], strict=False)]
     if len(intervals) < 2:
         raise RuntimeError(f"{scenario.what}: no animation frames were recorded")
-    return Run(probe["perCard"], intervals, probe["end"] - probe["start"])
+    window = probe["end"] - probe["start"]
+    return Run(probe["perCard"], FrameRun(tuple(intervals), window))
 
 
 def open_lab(browser, base_url: str):
@@ -166,7 +164,7 @@ def open_lab(browser, base_url: str):
     page.goto(f"{base_url}/labs/hash-placement/?seed=0")
     page.wait_for_selector("#connection-status[data-state=open]")
     page.wait_for_function(
-        "document.querySelectorAll('article.scheme-card g.bin').length === 12"
+        "() => document.querySelectorAll('article.scheme-card g.bin').length === 12"
     )
     page.select_option(
         'form[data-action="load_keys"] select', index=_registration(page)
@@ -187,15 +185,10 @@ def _act(page, action: str, args: dict) -> None:
     page.evaluate(PROBE_JS, {"action": action, "args": args})
 
 
-def browser_rows(repeat: int, throttle: float = 1.0) -> list:
-    """One row per scenario: dots moved, frames, mean fps, p95 and slow frames."""
+def browser_rows(repeat: int, throttles: dict[float, int] | None = None) -> list:
+    """One row per scenario and CPU slow-down: median p95 frame time and fps."""
     from playwright.sync_api import sync_playwright
 
-    slowed = f", main thread slowed {throttle:g}×" if throttle > 1 else ""
-    rows: list = [
-        f"Chromium (headless, software raster), {KEYS:,} keys, 1280×900{slowed}: "
-        f"frames while the sample's dots move (median of {repeat})"
-    ]
     with (
         tempfile.TemporaryDirectory(prefix="fps-") as var_dir,
         live_daphne(Path(var_dir)) as base_url,
@@ -205,45 +198,51 @@ def browser_rows(repeat: int, throttle: float = 1.0) -> list:
             executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            for scenario in SCENARIOS:
-                runs = _runs(browser, base_url, scenario, repeat, throttle)
-                rows.append(_row(scenario, runs))
+            return _rows(browser, base_url, repeat, throttles or THROTTLES)
         finally:
             browser.close()
+
+
+def _rows(browser, base_url: str, repeat: int, throttles: dict[float, int]) -> list:
+    title = (
+        f"Chromium (headless, software raster), {KEYS:,} keys, 1280×900: frames "
+        f"while the sample's dots move, median of {repeat} ({machine_load()})"
+    )
+    runs: dict[tuple[str, float], list[Run]] = {}
+    # Rounds interleaved: a slow spell of a shared machine spreads over every row.
+    for _ in range(repeat):
+        for throttle in throttles:
+            for scenario in SCENARIOS:
+                run = _run(browser, base_url, scenario, throttle)
+                runs.setdefault((scenario.what, throttle), []).append(run)
+    rows: list = [title]
+    for scenario in SCENARIOS:
+        for throttle, frames in throttles.items():
+            done = runs[scenario.what, throttle]
+            moved = done[0].moved
+            counts = "+".join(str(moved.get(s, 0)) for s in SCHEMES)
+            rows.append(
+                FrameRuns(
+                    what=f"{scenario.what}: {sum(moved.values())} dots fly ({counts})",
+                    throttle=throttle,
+                    runs=tuple(r.frames for r in done),
+                    frames=frames,
+                    valid=all(r.moved == moved for r in done),
+                )
+            )
+    rows.append(f"(after the browser rows: {machine_load()})")
     return rows
 
 
-def _runs(
-    browser, base_url: str, scenario: Scenario, repeat: int, throttle: float = 1.0
-) -> list[Run]:
-    runs = []
-    for _ in range(repeat):
-        page = open_lab(browser, base_url)
-        try:
-            runs.append(measure(page, scenario, throttle))
-            if page.console_errors:
-                raise RuntimeError(f"console errors: {page.console_errors}")
-        finally:
-            page.context.close()
-    return runs
-
-
-def _row(scenario: Scenario, runs: list[Run]) -> FpsRow:
-    ordered = sorted(runs, key=lambda r: r.fps)
-    run = ordered[(len(ordered) - 1) // 2]
-    moved = "+".join(str(run.moved.get(s, 0)) for s in SCHEMES)
-    fps_all = ", ".join(f"{r.fps:.1f}" for r in runs)
-    return FpsRow(
-        what=f"{scenario.what}: {sum(run.moved.values())} dots fly ({moved})",
-        window_s=run.window_ms / 1000,
-        frames=len(run.intervals) + 1,
-        fps=run.fps,
-        p95_ms=run.p95_ms,
-        slow_share=run.slow_share,
-        target=f"≥ {FPS_TARGET:g} fps mean",
-        passed=run.fps >= FPS_TARGET,
-        note="" if len(runs) == 1 else f"runs: {fps_all} fps",
-    )
+def _run(browser, base_url: str, scenario: Scenario, throttle: float) -> Run:
+    page = open_lab(browser, base_url)
+    try:
+        run = measure(page, scenario, throttle)
+        if page.console_errors:
+            raise RuntimeError(f"console errors: {page.console_errors}")
+        return run
+    finally:
+        page.context.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,22 +254,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cpu-throttle",
         type=float,
-        default=1.0,
-        help="slow the page's main thread this many times (default 1: not at all)",
+        nargs="+",
+        default=list(THROTTLES),
+        help="slow the page's main thread this many times (default: 1 and 4); a "
+        "slow-down up to 1 is judged against 16.7 ms, any other against 33 ms",
     )
     args = parser.parse_args(argv)
+    throttles = {t: 1 if t <= 1 else 2 for t in args.cpu_throttle}
     if args.url:
-        rows = _rows_against(args.url, args.repeat, args.cpu_throttle)
+        rows = _rows_against(args.url, args.repeat, throttles)
     else:
-        rows = browser_rows(args.repeat, args.cpu_throttle)
+        rows = browser_rows(args.repeat, throttles)
     print(render(rows, markdown=args.markdown))
     for row in rows:
-        if not isinstance(row, str) and row.note:
-            print(f"  {row.what}: {row.note}")
+        if not isinstance(row, str):
+            print(f"  {row.what}, CPU {row.throttle:g}×: {row.spread()}")
     return 0 if all(isinstance(r, str) or r.passed for r in rows) else 1
 
 
-def _rows_against(base_url: str, repeat: int, throttle: float = 1.0) -> list:
+def _rows_against(base_url: str, repeat: int, throttles: dict[float, int]) -> list:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -278,10 +280,7 @@ def _rows_against(base_url: str, repeat: int, throttle: float = 1.0) -> list:
             executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            return [
-                _row(s, _runs(browser, base_url, s, repeat, throttle))
-                for s in SCENARIOS
-            ]
+            return _rows(browser, base_url, repeat, throttles)
         finally:
             browser.close()
 

@@ -268,7 +268,8 @@ class FrameRuns:
 
     @property
     def p95_ms(self) -> float:
-        return statistics.median(r.p95_ms for r in self.runs)
+        """The runs' median p95 (of an even count, the higher of the middle two)."""
+        return statistics.median_high(r.p95_ms for r in self.runs)
 
     @property
     def fps(self) -> float:
