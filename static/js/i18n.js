@@ -82,10 +82,7 @@ export function num(value) {
  * @param {number} [digits]
  */
 export function decimal(value, digits = 1) {
-  return new Intl.NumberFormat(pageLanguage(), {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(value);
+  return formatter("decimal", digits).format(value);
 }
 
 /**
@@ -94,9 +91,28 @@ export function decimal(value, digits = 1) {
  * @param {number} [digits]
  */
 export function percent(fraction, digits = 1) {
-  return new Intl.NumberFormat(pageLanguage(), {
-    style: "percent",
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(fraction);
+  return formatter("percent", digits).format(fraction);
+}
+
+// Number formats made once per language, style and decimals (making one costs far more
+// than using it, and animated numbers format every frame).
+const formats = new Map();
+
+/**
+ * @param {"decimal" | "percent"} style
+ * @param {number} digits
+ */
+function formatter(style, digits) {
+  const lang = pageLanguage();
+  const key = `${lang} ${style} ${digits}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(lang, {
+      style,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    formats.set(key, format);
+  }
+  return format;
 }

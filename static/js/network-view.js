@@ -85,6 +85,9 @@ export function createNetworkView(container, options = {}) {
   const seenKinds = [];
   let snapshot = null;
   let layout = { width: 0, height: 0, narrow: false, scale: 1 };
+  let pixelRatio = 0; // the canvas's pixels per CSS pixel (0: read it at the next paint)
+  let legendKey = ""; // the kinds the legend shows
+  let placed = 0; // how many times the nodes were placed (a link or node drawn since is up to date)
   let positions = new Map();
   let raf = null;
   let nodeKey = "";
@@ -195,12 +198,13 @@ export function createNetworkView(container, options = {}) {
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(widthPx * dpr);
     canvas.height = Math.round(widthPx * (height / width) * dpr);
+    pixelRatio = canvas.width / Math.max(1, widthPx);
     if (changed || force) {
       svg.attr("viewBox", `0 0 ${width} ${height}`);
       backdrop.attr("width", width).attr("height", height);
       placeAll();
     }
-    messages.layout(positions, layout.scale);
+    messages.layout(positions, layout.scale, pixelRatio);
     paint();
   }
 
@@ -208,12 +212,16 @@ export function createNetworkView(container, options = {}) {
     const nodes = snapshot?.network?.nodes ?? [];
     positions = placeNodes(nodes, layout, chosenPositions);
     nodeKey = nodes.map((n) => n.id).join("|");
-    messages.layout(positions, layout.scale);
+    placed += 1;
+    messages.layout(positions, layout.scale, pixelRatio);
     drawLinks();
     drawNodes();
     for (const listener of layoutListeners) listener(api.layout);
   }
 
+  // Links, nodes and panels are written again only when what they show changed (or the
+  // nodes were placed anew): a playing lab draws ten frames a second, and each attribute
+  // written makes the browser restyle, lay out and repaint the drawing.
   function drawLinks() {
     const links = snapshot?.network?.links ?? [];
     const showLatency = links.length <= 6;
@@ -225,14 +233,16 @@ export function createNetworkView(container, options = {}) {
         (d) => d.id,
       )
       .join((enter) => enterLink(enter))
-      .classed("is-cut", (d) => !d.up)
-      .attr("data-link", (d) => d.id)
-      .attr("data-state", (d) => (d.up ? "up" : "cut"))
-      .attr("aria-label", (d) => linkName(d))
-      .each(function placeLink(d) {
+      .each((d, i, all) => {
+        const shown = [placed, d.up, d.latency_ms, showLatency, nodeText(d.a), nodeText(d.b)];
+        if (showing(all[i], shown.join("|"))) return;
         const a = positions.get(d.a);
         const b = positions.get(d.b);
-        const g = d3.select(this);
+        const g = d3.select(all[i]);
+        g.classed("is-cut", !d.up)
+          .attr("data-link", d.id)
+          .attr("data-state", d.up ? "up" : "cut")
+          .attr("aria-label", linkName(d));
         g.selectAll("line").attr("x1", a.x).attr("y1", a.y).attr("x2", b.x).attr("y2", b.y);
         const mx = (a.x + b.x) / 2;
         const my = (a.y + b.y) / 2;
@@ -279,13 +289,16 @@ export function createNetworkView(container, options = {}) {
       .selectAll("g.net-node")
       .data(nodes, (d) => d.id)
       .join((enter) => enterNode(enter))
-      .classed("is-down", (d) => !d.up)
-      .attr("data-node", (d) => d.id)
-      .attr("data-state", (d) => (d.up ? "up" : "stopped"))
-      .attr("transform", (d) => `translate(${positions.get(d.id).x},${positions.get(d.id).y})`)
-      .attr("aria-label", (d) => nodeName(d))
-      .each(function fillNode(d) {
-        const g = d3.select(this);
+      .each((d, i, all) => {
+        const name = nodeName(d);
+        if (showing(all[i], [placed, d.up, d.label, name].join("|"))) return;
+        const at = positions.get(d.id);
+        const g = d3.select(all[i]);
+        g.classed("is-down", !d.up)
+          .attr("data-node", d.id)
+          .attr("data-state", d.up ? "up" : "stopped")
+          .attr("transform", `translate(${at.x},${at.y})`)
+          .attr("aria-label", name);
         g.select(".node-id").text(shortId(d.id));
         g.select(".node-label").text(d.label && d.label !== d.id ? d.label : "");
         g.select(".node-stopped").attr("visibility", d.up ? "hidden" : "visible");
@@ -294,9 +307,14 @@ export function createNetworkView(container, options = {}) {
       .selectAll("g.node-panel")
       .data(nodes, (d) => d.id)
       .join((enter) => enter.append("g").attr("class", "node-panel"))
-      .attr("data-node", (d) => d.id)
-      .classed("is-down", (d) => !d.up)
-      .attr("transform", (d) => `translate(${positions.get(d.id).x},${positions.get(d.id).y})`);
+      .each((d, i, all) => {
+        if (showing(all[i], `${placed}|${d.up}`)) return;
+        const at = positions.get(d.id);
+        d3.select(all[i])
+          .attr("data-node", d.id)
+          .classed("is-down", !d.up)
+          .attr("transform", `translate(${at.x},${at.y})`);
+      });
   }
 
   function enterNode(enter) {
@@ -382,15 +400,8 @@ export function createNetworkView(container, options = {}) {
     return [state, extra, verb].filter(Boolean).join(" ");
   }
 
-  function drawCaption() {
-    const network = snapshot?.network;
-    if (!network) return;
-    for (const m of [...(network.in_flight ?? []), ...(network.held ?? [])]) {
-      if (!seenKinds.includes(m.kind)) seenKinds.push(m.kind);
-    }
-    const entries = legendEntries(styleOf, kinds, seenKinds, {
-      held: network.cut_policy === "hold",
-    });
+  function drawLegend(entries, key) {
+    legendKey = key;
     d3.select(legend)
       .selectAll("li")
       .data(entries, (d) => d.key)
@@ -412,6 +423,19 @@ export function createNetworkView(container, options = {}) {
         li.append("span").text((d) => d.label);
         return li;
       });
+  }
+
+  function drawCaption() {
+    const network = snapshot?.network;
+    if (!network) return;
+    for (const m of [...(network.in_flight ?? []), ...(network.held ?? [])]) {
+      if (!seenKinds.includes(m.kind)) seenKinds.push(m.kind);
+    }
+    const entries = legendEntries(styleOf, kinds, seenKinds, {
+      held: network.cut_policy === "hold",
+    });
+    const key = entries.map((d) => d.key).join("|");
+    if (key !== legendKey) drawLegend(entries, key);
     const c = network.counts ?? {};
     const text = fmt(
       t(
@@ -470,7 +494,8 @@ export function createNetworkView(container, options = {}) {
       }
       if (frame?.ref && myRefs.delete(frame.ref)) error.hidden = true;
       drawCaption();
-      paint();
+      // a frame already requested paints the dots anew (at most once a frame)
+      if (raf === null) paint();
       schedule();
     },
     /** The `<g>` drawn at node `id` (its centre is 0,0) for the lab's own marks. */
@@ -512,6 +537,15 @@ export function createNetworkView(container, options = {}) {
   };
   relayout(true);
   return api;
+}
+
+const shownKeys = new WeakMap();
+
+/** Whether `element` already shows what `key` sums up; else notes that it will. */
+function showing(element, key) {
+  if (shownKeys.get(element) === key) return true;
+  shownKeys.set(element, key);
+  return false;
 }
 
 function pressed(event) {

@@ -61,8 +61,8 @@ export function createRenderer() {
 
     /**
      * Animate one frame: what moved flies, the rest stays still. The work is spread over
-     * the next few animation frames (frames.js): one card's change a frame, then the
-     * numbers under the cards, so that no single frame does all three cards at once.
+     * the next few animation frames (frames.js): one card's change a frame, then all the
+     * numbers, so that no single frame does all three cards at once.
      */
     update(frame) {
       frames.flush();
@@ -79,8 +79,12 @@ export function createRenderer() {
           numbers.push(card.change(snapshot, metrics.schemes[scheme], context(metrics, events)));
         });
       }
-      for (let i = 0; i < cards.size; i += 1) frames.later(() => numbers[i]?.());
-      frames.later(() => summary?.update(snapshot, metrics));
+      // The numbers under all three cards, and the lab-wide ones, in one frame: a new text
+      // there lays every card out again (their drawings included), once for all as for one.
+      frames.later(() => {
+        for (const write of numbers) write?.();
+        summary?.update(snapshot, metrics);
+      });
       frames.start();
     },
 

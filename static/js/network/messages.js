@@ -3,6 +3,8 @@
  * the virtual clock), dots held at a cut, and a short burst where a message was lost.
  * A canvas, not SVG circles: a couple of hundred moving SVG elements restyle and repaint
  * far too slowly in software-rendered Chromium (see docs/benchmarks.md, "Browser").
+ * Each dot is copied from a sprite drawn once per style and size: without a GPU a path
+ * filled and stroked costs about 10 µs a dot to rasterise, a copy of its pixels a fifth.
  */
 
 import { LOST_COLOUR, traceShape } from "./styles.js";
@@ -11,6 +13,11 @@ import { messagePath } from "./layout.js";
 const DOT_RADIUS = 6;
 const BURST_MS = 1400;
 const HELD_GAP = 13;
+const CAPTION_FONT = "600 11px system-ui, sans-serif";
+const CAPTION_X = 9; // a caption's start, right of its dot's centre
+const CAPTION_Y = 7; // its baseline, above the dot's centre
+const CAPTION_TOP = CAPTION_Y + 11 + 3; // how far above the centre it can reach
+const MAX_SPRITES = 600;
 
 /**
  * A painter over `canvas`; `styleOf(kind)` styles a dot, `labelOf(message)` may caption it.
@@ -21,12 +28,15 @@ const HELD_GAP = 13;
  */
 export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }) {
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
-  let inFlight = [];
+  let inFlight = []; // [{message, drawn}]: drawn = {version, path, image} once painted
+  let version = 0; // the layout's; what was worked out for a message under another is redone
   let held = [];
   let bursts = [];
   let positions = new Map();
   let scale = 1;
+  let ratio = 0; // canvas pixels per CSS pixel; 0: not known yet (read from the canvas)
   let paths = new Map(); // "from>to" → path, rebuilt when the layout changes
+  let sprites = new Map(); // "shape colour outline width caption" → drawn at this size
 
   function pathFor(from, to) {
     const key = `${from}>${to}`;
@@ -41,24 +51,53 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
     return path;
   }
 
-  function dot(x, y, style, { outline = "#ffffff", width = 1.5 } = {}) {
-    traceShape(ctx, style.shape, x, y, DOT_RADIUS);
-    ctx.fillStyle = style.colour;
-    ctx.fill();
-    ctx.lineWidth = width;
-    ctx.strokeStyle = outline;
-    ctx.stroke();
+  /**
+   * The dot of `style` (and outline), with its caption `text` if any, drawn once at `k`
+   * canvas pixels per unit; `x`, `y` are where the dot's centre falls in the image.
+   */
+  function sprite(style, outline, width, text, k) {
+    const key = `${style.shape} ${style.colour} ${outline} ${width} ${text}`;
+    let found = sprites.get(key);
+    if (!found) {
+      if (sprites.size >= MAX_SPRITES) sprites.clear();
+      // room for the largest shape (the diamond reaches 1.15 r) and half the outline,
+      // and for the caption up and to the right of the dot
+      const reach = DOT_RADIUS * 1.15 + width / 2;
+      const image = document.createElement("canvas");
+      const c = /** @type {CanvasRenderingContext2D} */ (image.getContext("2d"));
+      c.font = CAPTION_FONT;
+      const right = text ? Math.max(reach, CAPTION_X + c.measureText(text).width + 2) : reach;
+      const x = Math.ceil(reach * k) + 1;
+      const y = Math.ceil((text ? CAPTION_TOP : reach) * k) + 1;
+      image.width = x + Math.ceil(right * k) + 1;
+      image.height = y + Math.ceil(reach * k) + 1;
+      c.setTransform(k, 0, 0, k, x, y);
+      traceShape(c, style.shape, 0, 0, DOT_RADIUS);
+      c.fillStyle = style.colour;
+      c.fill();
+      c.lineWidth = width;
+      c.strokeStyle = outline;
+      c.stroke();
+      if (text) caption(c, text, 0, 0);
+      found = { image, x, y };
+      sprites.set(key, found);
+    }
+    return found;
   }
 
-  function caption(message, x, y) {
-    const text = labelOf?.(message);
-    if (!text) return;
-    ctx.font = "600 11px system-ui, sans-serif";
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = "#ffffff";
-    ctx.strokeText(text, x + 9, y - 7);
-    ctx.fillStyle = "#1b1f24";
-    ctx.fillText(text, x + 9, y - 7);
+  /** A dot (and caption) at (x, y) in user units, copied from its sprite. */
+  function dot(x, y, style, k, { text = "", outline = "#ffffff", width = 1.5 } = {}) {
+    const image = sprite(style, outline, width, text, k);
+    ctx.drawImage(image.image, Math.round(x * k) - image.x, Math.round(y * k) - image.y);
+  }
+
+  function caption(c, text, x, y) {
+    c.font = CAPTION_FONT;
+    c.lineWidth = 3;
+    c.strokeStyle = "#ffffff";
+    c.strokeText(text, x + CAPTION_X, y - CAPTION_Y);
+    c.fillStyle = "#1b1f24";
+    c.fillText(text, x + CAPTION_X, y - CAPTION_Y);
   }
 
   function drawBurst(burst, now) {
@@ -82,15 +121,21 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
   }
 
   return {
-    /** New positions (a Map id → {x, y}) and the viewBox→pixel scale. */
-    layout(nextPositions, nextScale) {
+    /**
+     * New positions (a Map id → {x, y}), the viewBox→CSS pixel scale and the canvas
+     * pixels per CSS pixel (else read from the canvas's size at the next paint).
+     */
+    layout(nextPositions, nextScale, nextRatio = 0) {
       positions = nextPositions;
       scale = nextScale;
+      ratio = nextRatio;
       paths = new Map();
+      sprites = new Map();
+      version += 1;
     },
     /** What is on the wire now, from the network snapshot. */
     set(network) {
-      inFlight = network?.in_flight ?? [];
+      inFlight = (network?.in_flight ?? []).map((message) => ({ message, drawn: null }));
       held = network?.held ?? [];
     },
     /** A message died: a burst where it was at `at_ms` (progress along its flight). */
@@ -111,19 +156,27 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
     },
     /** Paint everything at virtual time `vt` (and wall time `now` for bursts). */
     paint(vt, now = performance.now()) {
-      const dpr = canvas.width / Math.max(1, canvas.clientWidth || 1);
+      // (reading the canvas's CSS width would lay the page out if anything changed)
+      if (!ratio) ratio = canvas.width / Math.max(1, canvas.clientWidth || 1);
+      const k = scale * ratio;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, canvas.width, canvas.height);
-      ctx.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
-      for (const message of inFlight) {
-        const path = pathFor(message.from, message.to);
-        if (!path) continue;
+      // (a message's path and sprite are worked out once, not in every frame)
+      for (const entry of inFlight) {
+        const { message } = entry;
+        if (entry.drawn?.version !== version) {
+          const path = pathFor(message.from, message.to);
+          const text = labelOf?.(message) ?? "";
+          const image = path && sprite(styleOf(message.kind), "#ffffff", 1.5, text, k);
+          entry.drawn = { version, path, image };
+        }
+        const { path, image } = entry.drawn;
+        if (!path || !image) continue;
         const span = message.arrive_ms - message.sent_ms;
         const progress = span > 0 ? Math.min(1, Math.max(0, (vt - message.sent_ms) / span)) : 1;
         const x = path.x0 + path.dx * progress;
         const y = path.y0 + path.dy * progress;
-        dot(x, y, styleOf(message.kind));
-        caption(message, x, y);
+        ctx.drawImage(image.image, Math.round(x * k) - image.x, Math.round(y * k) - image.y);
       }
       const stacked = new Map();
       for (const message of held) {
@@ -132,8 +185,9 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
         stacked.set(key, index + 1);
         const point = cutPoint(message.from, message.to, index * HELD_GAP);
         if (!point) continue;
-        dot(point.x, point.y, styleOf(message.kind), { outline: "#1b1f24", width: 2.2 });
+        dot(point.x, point.y, styleOf(message.kind), k, { outline: "#1b1f24", width: 2.2 });
       }
+      ctx.setTransform(k, 0, 0, k, 0, 0);
       bursts = bursts.filter((b) => now - b.born < BURST_MS);
       for (const burst of bursts) drawBurst(burst.still ? { ...burst, born: now } : burst, now);
     },

@@ -8,6 +8,7 @@ import d3 from "d3";
 import { createBarChart } from "../../charts.js";
 import { decimal, fmt, num, percent, t } from "../../i18n.js";
 import { duration } from "../../motion.js";
+import { createFill } from "./fill.js";
 
 const COUNT_UP_MS = 1400;
 
@@ -21,9 +22,13 @@ export function createCardMetrics(container, details = null) {
   container.innerHTML = "";
   const moved = element("div", "moved");
   const movedBig = element("span", "moved-big");
+  // the number itself, in a box of its own (see countUp)
+  const movedNumber = element("span");
+  movedBig.append(movedNumber);
   const movedLabel = element("span", "moved-label");
   const meter = element("span", "moved-meter");
   const meterFill = element("span", "moved-meter-fill");
+  const fill = createFill(meterFill);
   meter.append(meterFill);
   meter.setAttribute("aria-hidden", "true");
   moved.append(movedBig, movedLabel, meter);
@@ -45,20 +50,23 @@ export function createCardMetrics(container, details = null) {
       pair(t("mean"), decimal(numbers.mean, 0)),
     );
     chart.update(numbers.per_shard, { mean: numbers.mean });
-    flow.textContent = flowText(numbers);
+    const text = flowText(numbers);
+    if (flow.textContent !== text) flow.textContent = text;
     showRequests(numbers, hotKey, shardCount);
   }
 
   function showMoved(numbers, total) {
     const changed = numbers.moved > 0;
-    countUp(movedBig, numbers.moved_fraction);
-    movedLabel.textContent = changed
+    countUp(movedNumber, numbers.moved_fraction);
+    const label = changed
       ? fmt(t("of the keys moved in the last change: %(moved)s of %(total)s"), {
           moved: num(numbers.moved),
           total: num(total),
         })
       : t("of the keys moved in the last change");
-    meterFill.style.width = `${Math.min(100, numbers.moved_fraction * 100)}%`;
+    // (a new text here lays the card out again, its drawing included)
+    if (movedLabel.textContent !== label) movedLabel.textContent = label;
+    fill.to(numbers.moved_fraction);
     moved.classList.toggle("is-storm", numbers.moved_fraction >= 0.5);
   }
 
@@ -84,14 +92,27 @@ export function createCardMetrics(container, details = null) {
   return { update };
 }
 
-/** Count the big percentage up (or down) to its new value while the keys fly. */
+/**
+ * Count the big percentage up (or down) to its new value while the keys fly.
+ *
+ * The number sits in a box of its own, exactly as wide as its text and one line high
+ * (in em and lh, so it follows the font size), positioned and clipped (with room to
+ * spare): the browser lays a new text out inside that box alone. A text that changed
+ * the width of its box would lay the whole card out again, and with it the card's
+ * drawing (its SVGs, in their size container), in every frame of the count. While it
+ * counts, the box is as wide as the wider of the two ends; when it has arrived, as wide
+ * as the number it shows.
+ */
 function countUp(node, fraction) {
   const from = node.__fraction ?? 0;
   node.__fraction = fraction;
+  const ms = from === fraction ? 0 : duration(COUNT_UP_MS);
+  const last = percent(fraction);
+  holdSize(node, ms > 0 ? [percent(from), last] : [last]);
   d3.select(node)
     .interrupt("count")
     .transition("count")
-    .duration(from === fraction ? 0 : duration(COUNT_UP_MS))
+    .duration(ms)
     .ease(d3.easeCubicOut)
     .tween("text", () => {
       const value = d3.interpolateNumber(from, fraction);
@@ -99,7 +120,33 @@ function countUp(node, fraction) {
         const text = percent(value(u));
         if (node.textContent !== text) node.textContent = text;
       };
-    });
+    })
+    .on("end", () => holdSize(node, [last]));
+}
+
+let measure = null;
+
+/** Size the box `node` for the widest of `texts` (in its own font). */
+function holdSize(node, texts) {
+  const style = getComputedStyle(node);
+  const size = parseFloat(style.fontSize) || 16;
+  measure ??= /** @type {CanvasRenderingContext2D} */ (
+    document.createElement("canvas").getContext("2d")
+  );
+  // (the `font` shorthand reads empty when a longhand has no shorthand form)
+  measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  measure.letterSpacing = style.letterSpacing;
+  const widest = Math.max(...texts.map((text) => measure.measureText(text).width));
+  const width = `${(widest / size).toFixed(4)}em`;
+  if (node.style.width === width) return;
+  Object.assign(node.style, {
+    display: "inline-block",
+    position: "relative",
+    overflow: "clip",
+    overflowClipMargin: "0.5em",
+    width,
+    height: "1lh",
+  });
 }
 
 function flowText(numbers) {

@@ -86,22 +86,28 @@ export function createCard(parent, scheme, numbersParent = null) {
   let snapshot = null;
   let slots = null;
   let lookup = null;
-  let shrinkTimer = null;
+  let shrinkTimer = null; // {cancel} of the shrink to come
+  let viewHeightShown = null;
 
+  // Text in the card outside its SVGs is written only when it changes: any new text there
+  // lays the whole card out again, its drawing included (the SVGs in their size container).
   function heading(next) {
-    title.textContent = schemeTitle(scheme, next);
-    explain.textContent = schemeExplanation(scheme, next);
+    setText(title, schemeTitle(scheme, next));
+    setText(explain, schemeExplanation(scheme, next));
     const heading = numbers?.firstElementChild;
-    if (heading) heading.textContent = title.textContent;
+    if (heading) setText(heading, title.textContent);
   }
 
   function setHeight(height, later = height, afterMs = 0) {
-    clearTimeout(shrinkTimer);
+    shrinkTimer?.cancel();
+    shrinkTimer = null;
     viewHeight(height);
-    if (later < height) shrinkTimer = setTimeout(() => viewHeight(later), afterMs + 50);
+    if (later < height) shrinkTimer = shrinkLater(() => viewHeight(later), afterMs + 50);
   }
 
   function viewHeight(height) {
+    if (Math.ceil(height) === viewHeightShown) return;
+    viewHeightShown = Math.ceil(height);
     svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
     // on the stage the figure fits the room left to it (stage.css reads --fit-aspect)
     fit.style.setProperty("--fit-aspect", String(WIDTH / Math.ceil(height)));
@@ -194,8 +200,8 @@ export function createCard(parent, scheme, numbersParent = null) {
       partitionCount: snapshot?.schemes.partitions.count,
       arrowhead: `url(#arrowhead-${scheme})`,
     });
-    lookupText.hidden = !lookup;
-    lookupText.textContent = lookup ? lookupSentence(scheme, lookup) : "";
+    if (lookupText.hidden !== !lookup) lookupText.hidden = !lookup;
+    setText(lookupText, lookup ? lookupSentence(scheme, lookup) : "");
   }
 
   return {
@@ -207,13 +213,48 @@ export function createCard(parent, scheme, numbersParent = null) {
       if (snapshot && draw) drawLookupNow();
     },
     destroy() {
-      clearTimeout(shrinkTimer);
+      shrinkTimer?.cancel();
       painter.destroy();
       svgs.selectAll("*").interrupt();
       article.remove();
       numbers?.remove();
     },
   };
+}
+
+// The cards' drawings shrink back once their keys have landed. A new size lays every card
+// out again, so the shrinks of one change are made together, when the last card's is due
+// (the three cards start a change a frame or a few apart, and end alike; a drawing at
+// rest that keeps its taller box a moment longer looks just the same).
+const SHRINK_GROUP_MS = 1000; // shrinks asked for this close together are one group
+let shrinkGroup = null; // {since, due, shrinks: Set, timer}
+
+/** Run `shrink` in `ms`, or with the rest of its group; returns {cancel}. */
+function shrinkLater(shrink, ms) {
+  const now = performance.now();
+  if (!shrinkGroup || now - shrinkGroup.since > SHRINK_GROUP_MS) {
+    shrinkGroup = { since: now, due: 0, shrinks: new Set(), timer: 0 };
+  }
+  const group = shrinkGroup;
+  group.shrinks.add(shrink);
+  group.due = Math.max(group.due, now + ms);
+  clearTimeout(group.timer);
+  group.timer = setTimeout(
+    () => {
+      if (shrinkGroup === group) shrinkGroup = null;
+      for (const run of group.shrinks) run();
+    },
+    Math.max(0, group.due - now),
+  );
+  return {
+    cancel() {
+      group.shrinks.delete(shrink);
+    },
+  };
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function hotShardOf(snapshot, scheme) {

@@ -81,13 +81,17 @@ export function createPainter(figure, width, groups) {
   /**
    * The SVGs are about to be `height` user units tall: size the canvas for that now, not
    * when the ResizeObserver says so after the next paint (which would paint every dot
-   * twice, once at the old size and once at the new).
+   * twice, once at the old size and once at the new, and lay the card out once more).
    */
   function fit(height) {
     if (!box || !box.width) return;
     box = { width: box.width, height: (box.width * height) / width };
     if (base && base.width === pixelsAcross() && base.height === pixelsDown()) return;
-    base = null;
+    // A canvas of a new size lays the card out again: resized now, with the SVGs, it costs
+    // one layout, not one more in the next frame. (While it stands in for the dots, it
+    // is resized and painted again together, in its next frame.)
+    if (hidden) base = null;
+    else resize();
     if (motions.size) request();
   }
 

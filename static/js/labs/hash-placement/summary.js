@@ -5,6 +5,7 @@
 
 import { fmt, num, percent, t } from "../../i18n.js";
 import { kindWords } from "./describe.js";
+import { createFill } from "./fill.js";
 import { SCHEMES, schemeName } from "./schemes.js";
 
 /** Build the summary inside `container`; returns {update(snapshot, metrics)}. */
@@ -24,13 +25,14 @@ export function createSummary(container) {
       const name = /** @type {HTMLElement} */ (item.querySelector(".summary-name"));
       name.textContent = schemeName(scheme);
       list.append(item);
-      return [scheme, item];
+      const fill = createFill(/** @type {HTMLElement} */ (item.querySelector(".summary-fill")));
+      return [scheme, { item, fill }];
     }),
   );
   container.append(heading, keys, list);
 
   function update(snapshot, metrics) {
-    keys.textContent = fmt(
+    const text = fmt(
       t("%(count)s %(kind)s on %(n)s shards; %(drawn)s of them are drawn as dots."),
       {
         count: num(snapshot.keys.count),
@@ -39,15 +41,16 @@ export function createSummary(container) {
         drawn: num(snapshot.sample.length),
       },
     );
-    for (const [scheme, item] of rows) {
+    if (keys.textContent !== text) keys.textContent = text;
+    for (const [scheme, { item, fill }] of rows) {
       const numbers = metrics.schemes[scheme];
-      const fill = /** @type {HTMLElement} */ (item.querySelector(".summary-fill"));
-      fill.style.width = `${Math.min(100, numbers.moved_fraction * 100)}%`;
+      fill.to(numbers.moved_fraction);
       const value = /** @type {HTMLElement} */ (item.querySelector(".summary-value"));
-      value.textContent = fmt(t("%(percent)s (%(moved)s keys)"), {
+      const shown = fmt(t("%(percent)s (%(moved)s keys)"), {
         percent: percent(numbers.moved_fraction),
         moved: num(numbers.moved),
       });
+      if (value.textContent !== shown) value.textContent = shown;
     }
   }
 

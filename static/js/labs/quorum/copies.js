@@ -61,15 +61,25 @@ export function drawCopies(view, snapshot) {
   view.panels.each(function drawPanel(node) {
     const panel = d3.select(this);
     const copy = copies.get(node.id);
+    const isCoordinator = roles.coordinator === node.id;
+    const inW = roles.w.includes(node.id);
+    const inR = roles.r.includes(node.id);
+    const shared = roles.shared.includes(node.id);
+    const held = hints.filter((h) => h.holder === node.id).length;
+    // A playing lab draws ten frames a second; a card is written again only when what it
+    // shows changed (each text written, and each tag measured, lays the page out again).
+    const at = layout.positions.get(node.id);
+    const shown = copy
+      ? [copy.value, copy.version.join(":"), isCoordinator, inW, inR, shared, held]
+      : [];
+    const key = [layout.width, layout.height, layout.narrow, at?.x, at?.y, ...shown].join("|");
+    if (drawnKeys.get(this) === key) return;
+    drawnKeys.set(this, key);
     if (!copy) {
       panel.selectAll("*").remove();
       return;
     }
     if (panel.select("g.q-card").empty()) enterCard(panel);
-    const isCoordinator = roles.coordinator === node.id;
-    const inW = roles.w.includes(node.id);
-    const inR = roles.r.includes(node.id);
-    const shared = roles.shared.includes(node.id);
     panel.attr("data-copy-value", copy.value).attr("data-version", copy.version.join(":"));
     panel.classed("is-coordinator", isCoordinator).classed("is-shared", shared);
     panel.select(".q-coordinator-ring").attr("visibility", isCoordinator ? "visible" : "hidden");
@@ -82,7 +92,6 @@ export function drawCopies(view, snapshot) {
     if (inW) tags.push({ key: "w", text: "W" });
     if (inR) tags.push({ key: "r", text: "R" });
     if (shared) tags.push({ key: "shared", text: t("★ shared") });
-    const held = hints.filter((h) => h.holder === node.id).length;
     if (held) {
       const text = fmt(tn("%(n)s hint", "%(n)s hints", held), { n: num(held) });
       tags.push({ key: "hint", text });
@@ -106,6 +115,19 @@ function enterCard(panel) {
   card.append("g").attr("class", "q-tags").attr("transform", "translate(6,42)");
 }
 
+const drawnKeys = new WeakMap(); // a panel → what it shows, summed up
+const tagWidths = new Map(); // a tag's text → its width (measuring lays the page out)
+
+/** The width of `text` in the tag text element `node`, measured once per text. */
+function textWidth(node, text) {
+  let width = tagWidths.get(text);
+  if (width === undefined) {
+    width = node.getComputedTextLength?.() ?? 0;
+    if (width > 0) tagWidths.set(text, width);
+  }
+  return width;
+}
+
 /** Draw the tags in a row; returns the row's width. */
 function drawTags(layer, tags) {
   let x = 0;
@@ -121,7 +143,7 @@ function drawTags(layer, tags) {
     .each(function placeTag(d) {
       const g = d3.select(this);
       const text = g.select("text").text(d.text);
-      const measured = /** @type {SVGTextElement} */ (text.node()).getComputedTextLength?.() ?? 0;
+      const measured = textWidth(/** @type {SVGTextElement} */ (text.node()), d.text);
       const width = (measured > 0 ? measured : d.text.length * 6.2) + 8;
       g.select("rect").attr("width", width);
       g.attr("transform", `translate(${x},0)`);

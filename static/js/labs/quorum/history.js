@@ -53,7 +53,7 @@ export function createHistory(parent) {
       const history = snapshot.history ?? [];
       const shown = history.length;
       const total = snapshot.history_total ?? shown;
-      intro.text(
+      const note =
         total === 0
           ? t("No operations yet: write, then read.")
           : total > shown
@@ -61,28 +61,40 @@ export function createHistory(parent) {
                 shown: num(shown),
                 total: num(total),
               })
-            : t("Newest first. A read is stale when it returned a value that a write finished before the read began had already replaced."),
-      );
-      const rows = body
+            : t("Newest first. A read is stale when it returned a value that a write finished before the read began had already replaced.");
+      if (intro.text() !== note) intro.text(note);
+      // A playing lab draws ten frames a second: a row is written again only when its
+      // operation changed (every cell written would lay the table out again).
+      body
         .selectAll("tr")
         .data([...history].reverse(), (op) => op.id)
         .join((enter) => enter.append("tr"))
-        .attr("data-op", (op) => op.id)
-        .attr("data-kind", (op) => op.kind)
-        .attr("data-status", (op) => op.status)
-        .attr("data-stale", (op) => (op.kind === "read" ? String(Boolean(op.stale)) : null))
-        .classed("is-stale", (op) => Boolean(op.stale))
-        .classed("is-failed", (op) => op.status === "failed");
-      rows
-        .selectAll("td")
-        .data((op) => cells(op, snapshot.copies))
-        .join("td")
-        .attr("class", (cell) => cell.cls ?? null)
-        .attr("title", (cell) => cell.title ?? null)
-        .text((cell) => cell.text);
+        .each((op, i, all) => {
+          const tr = /** @type {HTMLTableRowElement} */ (all[i]);
+          const key = `${snapshot.copies}|${JSON.stringify(op)}`;
+          if (drawnKeys.get(tr) === key) return;
+          drawnKeys.set(tr, key);
+          const row = d3
+            .select(tr)
+            .attr("data-op", op.id)
+            .attr("data-kind", op.kind)
+            .attr("data-status", op.status)
+            .attr("data-stale", op.kind === "read" ? String(Boolean(op.stale)) : null)
+            .classed("is-stale", Boolean(op.stale))
+            .classed("is-failed", op.status === "failed");
+          row
+            .selectAll("td")
+            .data(cells(op, snapshot.copies))
+            .join("td")
+            .attr("class", (cell) => cell.cls ?? null)
+            .attr("title", (cell) => cell.title ?? null)
+            .text((cell) => cell.text);
+        });
     },
   };
 }
+
+const drawnKeys = new WeakMap(); // a row → its operation as last written
 
 function cells(op, copies) {
   const kind = op.kind === "write" ? t("write") : t("read");

@@ -25,6 +25,10 @@ function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+function setData(el, key, value) {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
+}
+
 /** Levels, switches and the overlap sentence, above the drawing. */
 export function createSummary(parent) {
   const box = element("div", "q-summary");
@@ -49,7 +53,7 @@ export function createSummary(parent) {
         }),
       );
       const sum = lv.w_needed + lv.r_needed;
-      promise.dataset.guaranteed = String(lv.overlap_guaranteed);
+      setData(promise, "guaranteed", String(lv.overlap_guaranteed));
       setText(
         promise,
         lv.overlap_guaranteed
@@ -57,7 +61,7 @@ export function createSummary(parent) {
           : fmt(t("⚠ W + R = %(sum)s ≤ N = %(n)s: a read set can miss every copy the last write reached."), { sum: num(sum), n: num(copies) }),
       );
       setText(overlap, overlapText(snapshot.overlap));
-      overlap.dataset.shared = (snapshot.overlap?.shared ?? []).join(",");
+      setData(overlap, "shared", (snapshot.overlap?.shared ?? []).join(","));
       replay.hidden = !snapshot.replay;
       if (snapshot.replay) {
         setText(
@@ -129,7 +133,7 @@ export function createTrials(parent, send, { readOnly = false } = {}) {
         firstStale = null;
         return;
       }
-      section.dataset.stale = String(trials.stale);
+      setData(section, "stale", String(trials.stale));
       setText(text, trialsText(trials));
       firstStale = trials.first_stale;
       replay.hidden = firstStale === null;
@@ -177,6 +181,7 @@ export function createMetrics(parent) {
   if (!parent) return { update() {}, destroy() {} };
   const list = element("dl", "q-metrics");
   parent.replaceChildren(element("h2", "summary-title", t("Numbers")), list);
+  let shown = "";
   return {
     update(metrics) {
       const trials = metrics.trials;
@@ -197,6 +202,10 @@ export function createMetrics(parent) {
           ["first_stale", t("First stale trial"), trials.first_stale === null ? t("none") : `#${num(trials.first_stale)}`],
         );
       }
+      // written again only when a number changed (a playing lab draws ten frames a second)
+      const key = rows.flat().join("\n");
+      if (key === shown) return;
+      shown = key;
       list.replaceChildren(
         ...rows.flatMap(([key, label, value]) => {
           const dt = element("dt", null, label);
