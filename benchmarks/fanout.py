@@ -17,7 +17,8 @@ schedule; each student checks every frame's seq (no gap, no duplicate) and recor
 action-to-screen latency: its receive time minus the host's send time. Server CPU and
 memory come from /proc of the server processes only; memory per connection is the
 servers' RSS after the students connected minus before, over the students (after one
-warm-up student per server process, which makes it load the room: a one-off cost).
+burst of warm-up students per server process, which makes it load the room and fill
+its thread and connection pools: one-off costs).
 
 Runs go in rounds: in each, a floor run just before (a) and another just before (b),
 so each pair meets the same spell of a shared machine; a ratio target is the median of
@@ -62,6 +63,9 @@ ACTIONS = {
     "hash-placement": lambda i: ("lookup", {"key": f"k{i}"}),
 }
 DRAIN_SECONDS = 15  # how long after the last action frames may still arrive
+
+
+WARM_PER_PROCESS = 10
 
 
 def frame_bytes(slug: str, count: int = 40) -> int:
@@ -225,10 +229,12 @@ async def run_class(
             members.append(Student(tally, url + ("" if floor else f"&name=S{i}")))
         by_room.append(members)
         students.extend(members)
-    # Warm-up: the first student on each process makes it load the room's replica and
-    # open its layer connections, once per process whatever the class size. Memory per
-    # connection is measured over the other students (the slope, not the one-off).
-    warm = students[: len(procs)]
+    # Warm-up: the first students on each process make it load the room's replica and
+    # open its layer, database and Redis connections (pools that grow with how many
+    # join at once, up to their bound, once per process whatever the class size): a
+    # burst of WARM_PER_PROCESS each. Memory per connection is measured over the other
+    # students (the slope, not the one-off).
+    warm = students[: WARM_PER_PROCESS * len(procs)]
     elapsed, failures = await connect_all(warm)
     result.connect_failures += len(failures)
     for student in warm:

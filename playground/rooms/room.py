@@ -268,7 +268,8 @@ class Room:
                         "the lab could not apply that action; nothing changed"
                     ),
                 ) from None
-            # the other processes first: they apply and send it while this one sends
+            for text in texts:
+                await self.broadcast(text)
             await self.relay.publish(
                 {
                     "type": "room.entry",
@@ -279,8 +280,6 @@ class Room:
                     "ref": ref,
                 }
             )
-            for text in texts:
-                await self.broadcast(text)
             await self.store_checkpoints()
         if not tick:
             self.clock.ensure_ticking()
