@@ -299,6 +299,9 @@ def redis_pair():
     name = f"fanout_{secrets.token_hex(4)}"
     with psycopg.connect(ADMIN, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        # the copy went through the WAL (PostgreSQL 15's default strategy): flush it
+        # now, or its checkpoint lands in the measured window and stalls commits
+        connection.execute("CHECKPOINT")
     servers: list[Server] = []
     try:
         with tempfile.TemporaryDirectory(prefix="fanout-") as parent:

@@ -121,9 +121,12 @@ def test_the_loaded_room_goes_on_and_seeks_like_the_first(small_spacing):
 
     early, after = run(scenario())
     assert early == replayed_digest("quorum", steps[:17])[0]
-    assert after == replayed_digest(
-        "quorum", steps + [("write", {"w": "ALL", "coordinator": "B"})]
-    )[0]
+    assert (
+        after
+        == replayed_digest(
+            "quorum", steps + [("write", {"w": "ALL", "coordinator": "B"})]
+        )[0]
+    )
 
 
 def test_checkpoints_of_a_branch_left_behind_are_not_used(small_spacing):

@@ -148,9 +148,7 @@ def judged_from_scratch(read, ops, first_value) -> tuple:
     done_before = [
         w
         for w in ops
-        if w.kind == "write"
-        and w.status == "ok"
-        and w.complete_step < read.invoke_step
+        if w.kind == "write" and w.status == "ok" and w.complete_step < read.invoke_step
     ]
     latest = max(done_before, key=lambda w: w.complete_step, default=None)
     expected = latest.value if latest else first_value
