@@ -46,6 +46,9 @@ from simulators.engine.lab import Lab
 from simulators.labs import LABS
 
 PROTOCOL_VERSION = 1
+# the most bytes of new parts one stored checkpoint may write (a key set of about
+# 60,000 keys); a room whose checkpoint needs more stores none, and loads by replay
+STORED_PART_BYTES = 512 * 1024
 FRAME_BUFFER = 256  # frames kept for resuming reconnects
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,7 @@ class Room:
         self.classroom = Classroom(self, record) if self.is_class else None
         self._last_snapshot: dict | None = None
         self.stored_parts: set[bytes] = stored_parts or set()
+        self.too_big: set[bytes] = set()  # parts not stored: STORED_PART_BYTES
 
     # -- what it is ------------------------------------------------------------------
 
@@ -208,8 +212,16 @@ class Room:
 
     def _save_checkpoints(self, unstored: list) -> None:
         for seq, _position, data, parts in unstored:
-            new = closure(parts, self.stored_parts.__contains__)
             keys = tuple(key_of(part) for part in parts)
+            if any(key in self.too_big for key in keys):
+                continue
+            new = closure(parts, self.stored_parts.__contains__)
+            if sum(map(len, new.values())) > STORED_PART_BYTES:
+                # a million keys: stored once per room that loads them, it would
+                # let a few rooms fill the disk; such a room loads by replay instead
+                self.too_big.update(keys)
+                log.info("room %s: checkpoint parts too big to store", self.id)
+                continue
             try:
                 store.save_checkpoint(self.id, seq, data, keys, new)
             except DatabaseError:  # a checkpoint is a cache: the log is the room

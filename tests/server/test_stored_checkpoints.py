@@ -219,3 +219,24 @@ def test_a_checkpoint_stays_the_same_size_as_the_history_grows(slug):
                     continue
         sizes[count] = len(Parts().dumps(timeline.lab)[0])
     assert sizes[8_000] < 1.2 * sizes[1_000], sizes
+
+
+def test_a_room_whose_parts_are_too_big_stores_no_checkpoint_and_loads_by_replay(
+    small_spacing, monkeypatch
+):
+    """A million keys would make every room that loads them write megabytes: over
+    the bound, nothing is stored, and the room comes back from its log alone."""
+    from playground.rooms import room as room_module
+
+    monkeypatch.setattr(room_module, "STORED_PART_BYTES", 20_000)  # < 10,000 keys
+    steps = [("add_shard", {}), ("set_vnodes", {"vnodes": 40}), ("add_shard", {})]
+
+    async def scenario():
+        room_id = await made("hash-placement", steps)
+        assert registry.get(room_id).too_big
+        return room_id, await reloaded(room_id)
+
+    room_id, room = run(scenario())
+    assert not CheckpointRecord.objects.filter(room_id=room_id).exists()
+    assert not CheckpointPart.objects.filter(room_id=room_id).exists()
+    assert room.lab.digest() == replayed_digest("hash-placement", steps)[0]
