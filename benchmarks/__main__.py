@@ -1,10 +1,12 @@
 """`python -m benchmarks`: every benchmark as one table.
 
-Sections: hash-placement lookups, placing and rebalancing (against bare hashing and
-uhashring); the network engine against SimPy; the quorum counter; seeking in
-10,000-action histories; the browser's frame rate; the bytes an embed transfers before
-it is drawn; each lab's first drawing at 150 ms round trip, modulepreload on and off;
-the classroom fan-out (one host, hundreds of students on websockets);
+Sections: hash-placement lookups, placing and rebalancing (against bare hashing, a
+plain bisect, numpy and uhashring, paired); the network engine against SimPy (paired);
+the quorum counter; seek and cold load at 1,000, 10,000 and 50,000 actions for every
+lab; the browser's p95 frame time at 1x and 4x CPU slow-down; the bytes an embed
+transfers before it is drawn; each lab's first drawing at 150 ms round trip,
+modulepreload on and off; the classroom fan-out (one host, hundreds of students on
+websockets, paired with a floor);
 declared replay costs against measured ones; the server's memory under a message flood
 and a bystander's wait under a link bomb.
 
