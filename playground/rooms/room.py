@@ -280,8 +280,7 @@ class Room:
                         "the lab could not apply that action; nothing changed"
                     ),
                 ) from None
-            for text in texts:
-                await self.broadcast(text)
+            # the other processes first: they apply and send it while this one sends
             await self.relay.publish(
                 {
                     "type": "room.entry",
@@ -292,6 +291,8 @@ class Room:
                     "ref": ref,
                 }
             )
+            for text in texts:
+                await self.broadcast(text)
             await self.store_checkpoints()
         if not tick:
             self.clock.ensure_ticking()
