@@ -11,6 +11,8 @@ from limits import parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+REDIS_CONNECTIONS = 16
+
 
 class RateLimits:
     """The shared counter; made when first used (after settings are read)."""
@@ -21,10 +23,17 @@ class RateLimits:
     def _strategy(self) -> SlidingWindowCounterRateLimiter:
         if self._limiter is None:
             if settings.REDIS_URL:
+                from redis.asyncio import BlockingConnectionPool
+
                 storage = RedisStorage(
                     "async+" + settings.REDIS_URL,
                     implementation="redispy",
                     key_prefix="playground-limits",
+                    # a burst of joins waits for one of a few connections instead
+                    # of opening one each (memory that grew with the burst)
+                    connection_pool=BlockingConnectionPool.from_url(
+                        settings.REDIS_URL, max_connections=REDIS_CONNECTIONS
+                    ),
                 )
             else:
                 storage = MemoryStorage()
