@@ -46,10 +46,6 @@ class Block(Shared):
     def __reduce__(self):
         return (Block, (self.items, self.level))
 
-    def span(self) -> int:
-        """How many items the block holds, over every level below it."""
-        return BLOCK ** (self.level + 1)
-
 
 class Ledger:
     """An append-only sequence: sealed blocks (shared) and an open tail."""

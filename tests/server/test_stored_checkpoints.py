@@ -52,7 +52,7 @@ async def made(slug: str, steps: list) -> str:
     return room.id
 
 
-async def reloaded(room_id: str, count_applies=None):
+async def reloaded(room_id: str):
     """The room as a fresh load from the database makes it (it leaves memory)."""
     room = registry.get(room_id)
     if room is not None:
@@ -62,8 +62,9 @@ async def reloaded(room_id: str, count_applies=None):
     return await registry.load(room_id)
 
 
-def replayed_digest(slug: str, steps: list) -> str:
-    """What the current branch reaches replayed from scratch (seeks included)."""
+def replayed_state(slug: str, steps: list) -> str:
+    """The digest and timeline the current branch reaches replayed from scratch
+    (seeks included)."""
     timeline = history_module.History(LABS[slug], SEED)
     for name, args in steps:
         timeline.apply(name, args)
@@ -98,7 +99,7 @@ def test_a_room_stores_checkpoints_and_loads_from_the_last_one(
         return room, applies.count
 
     room, applied = run(scenario())
-    digest, timeline = replayed_digest("quorum", steps)
+    digest, timeline = replayed_state("quorum", steps)
     assert room.lab.digest() == digest
     assert room.history.as_dict() == timeline
     # only the actions after the last stored checkpoint were replayed
@@ -120,10 +121,10 @@ def test_the_loaded_room_goes_on_and_seeks_like_the_first(small_spacing):
         return early, room.lab.digest()
 
     early, after = run(scenario())
-    assert early == replayed_digest("quorum", steps[:17])[0]
+    assert early == replayed_state("quorum", steps[:17])[0]
     assert (
         after
-        == replayed_digest(
+        == replayed_state(
             "quorum", steps + [("write", {"w": "ALL", "coordinator": "B"})]
         )[0]
     )
@@ -140,7 +141,7 @@ def test_checkpoints_of_a_branch_left_behind_are_not_used(small_spacing):
         return await reloaded(room_id)
 
     room = run(scenario())
-    digest, timeline = replayed_digest("quorum", steps)
+    digest, timeline = replayed_state("quorum", steps)
     assert room.lab.digest() == digest
     assert room.history.as_dict() == timeline
     assert room.history.length == 36 + len(after)
@@ -162,7 +163,7 @@ def test_an_unreadable_checkpoint_means_a_longer_replay_not_a_wrong_state(
         return room, applies.count
 
     room, applied = run(scenario())
-    assert room.lab.digest() == replayed_digest("quorum", steps)[0]
+    assert room.lab.digest() == replayed_state("quorum", steps)[0]
     assert applied >= len(steps)  # replayed from the start instead
 
 
@@ -182,7 +183,7 @@ def test_checkpoints_stored_by_other_code_are_not_read(
         return room, applies.count
 
     room, applied = run(scenario())
-    assert room.lab.digest() == replayed_digest("quorum", steps)[0]
+    assert room.lab.digest() == replayed_state("quorum", steps)[0]
     assert applied == len(steps)
 
 
@@ -239,4 +240,4 @@ def test_a_room_whose_parts_are_too_big_stores_no_checkpoint_and_loads_by_replay
     room_id, room = run(scenario())
     assert not CheckpointRecord.objects.filter(room_id=room_id).exists()
     assert not CheckpointPart.objects.filter(room_id=room_id).exists()
-    assert room.lab.digest() == replayed_digest("hash-placement", steps)[0]
+    assert room.lab.digest() == replayed_state("hash-placement", steps)[0]
