@@ -16,6 +16,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from playground import store
 from playground.i18n import translate_declaration
+from playground.inbound import OncePerSecond
 from playground.links import (
     LinkError,
     check_cost,
@@ -103,6 +104,8 @@ class LabConsumer(AsyncWebsocketConsumer):
         self.opening: asyncio.Task | None = None
         # messages that arrive before the first room is open wait here, in order
         self.early: list[tuple] | None = []
+        self.early_dropped = 0
+        self.early_warning = OncePerSecond()
         slug = self.scope["url_route"]["kwargs"]["slug"]
         lab_class = LABS.get(slug)
         await self.accept()
@@ -257,10 +260,20 @@ class LabConsumer(AsyncWebsocketConsumer):
         elif len(self.early) < EARLY_MESSAGES:
             self.early.append((text_data, bytes_data))
         else:
-            await self.send_error(
-                "busy",
-                gettext("wait for the lab to open before sending more; ignored"),
-            )
+            # dropped; said once a second with the count, as the inbox does
+            self.early_dropped += 1
+            if self.early_warning.ready():
+                await self.send_error(
+                    "busy",
+                    ngettext(
+                        "wait for the lab to open before sending more; "
+                        "%(dropped)s message was ignored",
+                        "wait for the lab to open before sending more; "
+                        "%(dropped)s messages were ignored",
+                        self.early_dropped,
+                    )
+                    % {"dropped": self.early_dropped},
+                )
 
     async def handle_early(self) -> None:
         """Handle the messages that came before the first room was open, in order

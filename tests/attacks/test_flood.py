@@ -57,7 +57,10 @@ async def test_a_flood_of_60_kb_frames_keeps_memory_flat_and_serves_a_bystander(
     for ending in closed:
         assert ending.close_code == CLOSE_FLOODING, ending
         assert ending.errors[-1:] == ["flooding"], ending
-        assert set(ending.errors) <= {"rate_limited", "flooding"}, ending
+        # what it heard on the way: over the rate, or busy (its room still opening on
+        # a loaded machine, or a burst behind): two sources, each once a second
+        assert set(ending.errors) <= {"rate_limited", "busy", "flooding"}, ending
+        assert ending.errors.count("busy") <= 2 * FLOOD_SECONDS, ending
     log = server.log_path.read_text(errors="replace")
     assert "Exception inside application" not in log, server.log()
 

@@ -339,3 +339,38 @@ async def test_a_lone_surrogate_is_refused_and_the_server_survives(text):
     assert (await receive_type(communicator, "pong"))["seq"] == 0
     assert registry.get(hello["room"]).lab.digest() == hello["digest"]
     await communicator.disconnect()
+
+
+async def test_messages_past_the_early_line_are_dropped_and_said_once_a_second(
+    monkeypatch,
+):
+    """While the first room opens, 16 messages wait; more are dropped, and the
+    socket hears so once a second with the count, not once per message."""
+    import asyncio
+
+    from playground.consumers import EARLY_MESSAGES, LabConsumer
+
+    release = asyncio.Event()
+    enter = LabConsumer.enter_first_room
+
+    async def slow_enter(self, *args):
+        await release.wait()
+        await enter(self, *args)
+
+    monkeypatch.setattr(LabConsumer, "enter_first_room", slow_enter)
+    communicator = await connect()
+    for n in range(EARLY_MESSAGES + 20):  # within the inbound burst
+        await communicator.send_json_to({"type": "ping", "ref": f"p{n}"})
+    warning = await receive(communicator)
+    assert warning["type"] == "error" and warning["code"] == "busy", warning
+    assert "1 message was ignored" in warning["message"]
+    assert await communicator.receive_nothing(timeout=0.3)  # the other 19: quiet
+    release.set()
+    await receive_type(communicator, "hello")
+    pongs = [await receive_type(communicator, "pong") for _ in range(EARLY_MESSAGES)]
+    assert [p["ref"] for p in pongs] == [f"p{n}" for n in range(EARLY_MESSAGES)]
+    later = []
+    while not await communicator.receive_nothing(timeout=0.3):
+        later.append((await receive(communicator))["type"])
+    assert "pong" not in later, later  # the dropped ones stay dropped
+    await communicator.disconnect()
