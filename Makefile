@@ -19,6 +19,7 @@ $(VENV)/.installed: pyproject.toml .ci/bootstrap
 	touch $@
 
 install: $(VENV)/.installed
+	$(PY) -m playground.catalogues
 
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 node_modules/.installed: package.json package-lock.json .ci/ensure-node
@@ -64,8 +65,8 @@ clean:
 
 # Extract every marked string (needs GNU gettext) for the Chinese and Thai catalogues.
 messages: install
-	$(PY) manage.py makemessages -l zh_Hans -l th --ignore '.venv/*' --ignore 'var/*' \
+	$(PY) manage.py makemessages --no-obsolete -l zh_Hans -l th --ignore '.venv/*' --ignore 'var/*' \
+		--ignore 'tests/*' --ignore 'benchmarks/*' \
 		--ignore 'node_modules/*'
-	$(PY) manage.py makemessages -d djangojs -l zh_Hans -l th --ignore '.venv/*' \
-		--ignore 'static/vendor/*' --ignore 'var/*' --ignore 'node_modules/*' \
-		--keyword=t --keyword=tn:1,2
+	$(PY) manage.py makemessages --no-obsolete -d djangojs -l zh_Hans -l th --ignore '.venv/*' \
+		--ignore 'static/vendor/*' --ignore 'var/*' --ignore 'node_modules/*'

@@ -12,9 +12,10 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
+from django.utils import translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from playground import store
+from playground import language, store
 from playground.i18n import translate_declaration
 from playground.inbound import OncePerSecond
 from playground.links import (
@@ -66,6 +67,8 @@ class LabConsumer(AsyncWebsocketConsumer):
     room: Room | None = None
     role = "owner"
     name = ""
+    spoken: str | None = None
+    made_up_name = False  # the name is ours ("Student 3f2"), not one the member gave
     # No channel-layer channel per socket: rooms hold one channel per process (see
     # playground/rooms/relay.py); an alias that names no layer makes Channels skip it
     # (measured: a channel and its receive loop per socket is memory for nothing).
@@ -80,7 +83,16 @@ class LabConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, _handler_name(message["type"]), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        # every word this socket is sent is in its member's language (a task started
+        # here, such as the room's opening, keeps it: tasks copy their context)
+        with translation.override(self.language()):
+            await handler(message)
+
+    def language(self) -> str:
+        """This socket's language: its `?lang=`, the cookie, the browser's (once)."""
+        if self.spoken is None:
+            self.spoken = language.of_scope(self.scope)
+        return self.spoken
 
     def room_id(self) -> str:
         return self.room.id if self.room is not None else "-"
@@ -179,7 +191,9 @@ class LabConsumer(AsyncWebsocketConsumer):
             room, _ = await registry.create(lab_class, seed)
         if room.is_class:
             self.role = "student"
-            self.name = self.name or f"{gettext('Student')} {self.member_id[-3:]}"
+            if not self.name:  # unnamed: a name made up, in the student's language
+                self.name = gettext("Student %(id)s") % {"id": self.member_id[-3:]}
+                self.made_up_name = True
             try:
                 await room.classroom.admit(self)
             except ActionError as error:
@@ -362,8 +376,9 @@ class LabConsumer(AsyncWebsocketConsumer):
                 "secret",
             )
         self.role = "host"
-        self.name = self.name if not self.name.startswith(gettext("Student")) else ""
-        self.name = self.name or gettext("Host")
+        if self.made_up_name or not self.name:
+            self.name = gettext("Host")
+            self.made_up_name = True
         await self.send(
             text_data=encode(
                 {
@@ -656,8 +671,12 @@ class LabConsumer(AsyncWebsocketConsumer):
         self.room.classroom.check_open()
 
     async def dismiss(self, error: ActionError, close_code: int) -> None:
-        """Send this socket away, saying why (the host removed it, the class ended)."""
-        await self.refuse(error.code, error.translated(gettext), close_code)
+        """Send this socket away, saying why (the host removed it, the class ended).
+
+        Called from another member's turn: said in this member's language."""
+        with translation.override(self.language()):
+            message = error.translated(gettext)
+        await self.refuse(error.code, message, close_code)
 
     async def refuse(self, code: str, message: str, close_code: int) -> None:
         await self.send_error(code, message)

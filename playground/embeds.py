@@ -23,11 +23,13 @@ from csp.decorators import csp_replace
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
+from playground import language
 from playground.catalogue import find_lab
 from playground.links import MAX_LINK_CHARS, LinkError, read_link
 from playground.modulepreload import EMBED_SCRIPT
@@ -66,6 +68,7 @@ class EmbedOptions:
     narrative: bool = False
     theme: str = "light"  # or "dark"
     seed: int = 0
+    lang: str = ""  # a language code the playground speaks; "" follows the reader
 
     @classmethod
     def from_query(cls, query) -> "EmbedOptions":
@@ -91,13 +94,14 @@ class EmbedOptions:
             narrative=flag("narrative", False),
             theme=theme if theme in ("light", "dark") else "light",
             seed=seed_from(first("seed")),
+            lang=language.supported(first("lang")) or "",
         )
 
     def query(self) -> str:
         """The query string of these options (only what differs from the defaults)."""
         default = EmbedOptions()
         pairs = []
-        for name in ("mode", "controls", "narrative", "theme", "seed"):
+        for name in ("mode", "controls", "narrative", "theme", "seed", "lang"):
             value = getattr(self, name)
             if value == getattr(default, name):
                 continue
@@ -131,7 +135,9 @@ def embed(request: HttpRequest, slug: str) -> HttpResponse:
             "page_url": reverse("lab", args=[slug]),
         }
         return render(request, "embed/coming.html", context)
-    page_query = f"?seed={options.seed}" if options.seed else ""
+    page_options = {"seed": options.seed, "lang": options.lang}
+    page_query = urlencode({k: v for k, v in page_options.items() if v})
+    page_query = f"?{page_query}" if page_query else ""
     context = lab_context(*found, script=EMBED_SCRIPT)
     context.update(
         options=options,
@@ -207,7 +213,8 @@ def _oembed_answer(request: HttpRequest) -> dict:
         width = min(width, max_width)
     if max_height is not None:
         height = min(height, max_height)
-    title = str(entry.title)
+    with translation.override(options.lang or translation.get_language()):
+        title = str(entry.title)
     html = format_html(
         '<iframe src="{}" width="{}" height="{}" title="{}" loading="lazy" '
         'style="border:0;max-width:100%" allow="clipboard-write"></iframe>',

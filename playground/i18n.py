@@ -25,6 +25,7 @@ def translate_declaration(declaration: dict) -> dict:
         "tour": [
             _translated(step, TOUR_FIELDS) for step in declaration.get("tour", [])
         ],
+        "words": {word: gettext(word) for word in declaration.get("words", [])},
     }
 
 

@@ -19,7 +19,10 @@ import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
+from playground.language import of_scope
 
 CLOSE_FLOODING = 4429
 # A flooding second is one in which a socket had twice its rate of messages dropped
@@ -177,9 +180,12 @@ class Inbox:
         elif self.rate_warning.ready():
             await self.send_error(
                 "rate_limited",
-                gettext(
+                ngettext(
                     "slow down: at most %(rate)s messages a second; "
-                    "%(dropped)s were ignored"
+                    "%(dropped)s was ignored",
+                    "slow down: at most %(rate)s messages a second; "
+                    "%(dropped)s were ignored",
+                    self.limit.dropped,
                 )
                 % {"rate": self.limit.rate, "dropped": self.limit.dropped},
             )
@@ -210,9 +216,12 @@ class Inbox:
         if self.busy_warning.ready():
             await self.send_error(
                 "busy",
-                gettext(
+                ngettext(
                     "the server is still busy with your earlier messages; "
-                    "%(dropped)s were ignored"
+                    "%(dropped)s was ignored",
+                    "the server is still busy with your earlier messages; "
+                    "%(dropped)s were ignored",
+                    self.busy_dropped,
                 )
                 % {"dropped": self.busy_dropped},
             )
@@ -251,7 +260,9 @@ class InboundLimits:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
         inbox = Inbox(send, self.clock)
-        reader = asyncio.create_task(inbox.read(receive))
+        # its warnings in the socket's language (the task keeps the one active here)
+        with translation.override(of_scope(scope)):
+            reader = asyncio.create_task(inbox.read(receive))
         reader.add_done_callback(inbox.reader_done)
         try:
             return await self.app(scope, inbox.receive, inbox.send)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
-from django.utils.translation import gettext_lazy as _
 
 from playground.secret_key import secret_key
 
@@ -48,7 +47,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "playground.language.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -117,7 +116,10 @@ else:
     }
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# each language named in itself: the switch shows them so, whatever the page speaks
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("th", "ไทย")]
+LANGUAGE_COOKIE_NAME = "playground_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True

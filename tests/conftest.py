@@ -8,12 +8,16 @@ import pytest
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config):
-    """Collect the static files once, before any test module is imported: servestatic
-    serves them from STATIC_ROOT (the test client's requests), and importing
-    playground.asgi refuses to start on files that are not collected."""
+    """Compile the catalogues and collect the static files once, before any test
+    module is imported: servestatic serves them from STATIC_ROOT (the test client's
+    requests), and importing playground.asgi refuses to start on files that are not
+    collected."""
     from django.conf import settings
     from django.core.management import call_command
 
+    from playground.catalogues import compile_stale
+
+    compile_stale()  # the Chinese and Thai catalogues, as `make install` compiles them
     config.playground_static_root = tempfile.mkdtemp(prefix="playground-static-")
     settings.STATIC_ROOT = config.playground_static_root
     call_command("collectstatic", interactive=False, verbosity=0)

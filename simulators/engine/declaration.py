@@ -17,15 +17,23 @@ class ActionError(ValueError):
     """An action that cannot be applied; the lab is left exactly as it was.
 
     `template` is English text with `%(name)s` placeholders, marked for translation; the
-    playground translates it before filling in `params`.
+    playground translates it before filling in `params`. The params named in `words`
+    are marked text themselves (a parameter's label), translated too.
     """
 
     def __init__(
-        self, code: str, template: str, field_name: str | None = None, **params: Any
+        self,
+        code: str,
+        template: str,
+        field_name: str | None = None,
+        *,
+        words: tuple[str, ...] = (),
+        **params: Any,
     ) -> None:
         self.code = code
         self.template = template
         self.field = field_name
+        self.words = words
         self.params = params
         super().__init__(self.message)
 
@@ -37,7 +45,14 @@ class ActionError(ValueError):
     def translated(self, gettext) -> str:
         """The sentence in the language `gettext` speaks."""
         text = gettext(self.template)
-        return text % self.params if self.params else text
+        if not self.params:
+            return text
+        words = getattr(self, "words", ())  # errors pickled before words existed
+        params = {
+            k: gettext(v) if k in words and isinstance(v, str) else v
+            for k, v in self.params.items()
+        }
+        return text % params
 
     def __reduce__(self):
         # pickled as its fields (a refusal crosses from a replay's worker process):
@@ -167,7 +182,10 @@ class Param:
         return value
 
     def _error(self, code: str, template: str, **params: Any) -> ActionError:
-        return ActionError(code, template, self.name, name=self.name, **params)
+        # named as the learner sees it: the label beside the field, in their language
+        return ActionError(
+            code, template, self.name, words=("name",), name=self.label, **params
+        )
 
 
 @dataclass(frozen=True)

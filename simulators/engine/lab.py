@@ -28,6 +28,10 @@ class Lab:
     # the guided tour: a few steps over the stage (docs/architecture.md, "Writing a
     # lab's tour"); the browser runs it from the declaration
     tour: ClassVar[tuple[TourStep, ...]] = ()
+    # words the lab's snapshot carries as data (partition-cap's city names), marked for
+    # translation: `hello` brings each socket their translation, so that a browser can
+    # show the data in the page's language
+    words: ClassVar[tuple[str, ...]] = ()
     # declared costs (simulators/engine/cost.py): of making the lab, of showing a
     # state (snapshot, metrics, digest), and of actions (the model)
     creation_cost: ClassVar[int] = 1_000
@@ -83,6 +87,7 @@ class Lab:
             "options": [p.as_dict() for p in cls.options],
             "actions": [a.as_dict() for a in cls.actions],
             "tour": [step.as_dict() for step in cls.tour],
+            "words": list(cls.words),
         }
 
     @classmethod

@@ -11,7 +11,7 @@
  * Only a fresh room is opened early (no `?room=` or `?name=` in the address: a class asks
  * who you are first). The address is the one LabSocket.url() builds for a fresh room:
  * `seed`, a short `link` from the fragment, the display name kept in this tab (on a lab
- * page, `data-named="1"`; an embed has none), the client token. tests/browser/test_early_socket.py checks that a page opens one socket, not two.
+ * page, `data-named="1"`; an embed has none), the client token, the page's language. tests/browser/test_early_socket.py checks that a page opens one socket, not two.
  */
 (() => {
   const data = document.currentScript?.dataset;
@@ -64,6 +64,7 @@
   const name = data.named === "1" ? stored("playground:name") : null;
   if (name) params.set("name", name);
   params.set("client", clientToken());
+  params.set("lang", document.documentElement.lang || "en");
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}${data.wsPath}?${params}`;
 

@@ -26,7 +26,7 @@ const SHORT_LINK_CHARS = 2000;
 const DEFAULT_WIDTH = 800;
 const DEFAULT_HEIGHTS = { "hash-placement": 720, quorum: 680, "partition-cap": 720 };
 const SHORT_HEIGHT = 520;
-const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light" };
+const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light", lang: "" };
 
 /** Escape text for an HTML attribute value in double quotes. */
 export function escapeAttribute(text) {
@@ -46,6 +46,7 @@ export function embedUrl({ origin, slug, link, options = {} }) {
     if (Boolean(chosen[flag]) !== DEFAULTS[flag]) params.set(flag, chosen[flag] ? "1" : "0");
   }
   if (chosen.theme !== DEFAULTS.theme) params.set("theme", chosen.theme);
+  if (chosen.lang) params.set("lang", chosen.lang);
   const query = params.toString();
   const path = `/embed/${encodeURIComponent(slug)}/`;
   const fragment = link ? `#link=${encodeURIComponent(link)}` : "";
@@ -107,7 +108,7 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
 
   function radios(name, legend, choices) {
     const fieldset = el("fieldset", { className: "embed-choice" }, el("legend", { text: legend }));
-    for (const [value, label] of choices) {
+    for (const [value, label, lang] of choices) {
       const input = el("input", {
         attrs: { type: "radio", name: `${id}-${name}`, value, checked: state[name] === value },
       });
@@ -119,7 +120,8 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
         }
         render();
       });
-      fieldset.append(el("label", { className: "embed-option" }, input, el("span", { text: label })));
+      const words = el("span", { text: label, attrs: lang ? { lang } : {} });
+      fieldset.append(el("label", { className: "embed-option" }, input, words));
     }
     return fieldset;
   }
@@ -177,6 +179,12 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
     ["light", t("Light")],
     ["dark", t("Dark")],
   ]);
+  // the languages the site speaks, as its switch names them (each in itself)
+  const spoken = [...document.querySelectorAll(".language-switch a[data-lang]")].map((a) => {
+    const code = /** @type {HTMLElement} */ (a).dataset.lang ?? "";
+    return [code, a.textContent?.trim() ?? "", code];
+  });
+  const languages = radios("lang", t("Language"), [["", t("The reader's own")], ...spoken]);
   const shows = el(
     "fieldset",
     { className: "embed-choice" },
@@ -203,7 +211,7 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
 
   dialog.append(
     el("div", { className: "embed-dialog-head" }, heading, close),
-    el("form", { className: "embed-form", attrs: { method: "dialog" } }, modes, shows, themes, sizes),
+    el("form", { className: "embed-form", attrs: { method: "dialog" } }, modes, shows, themes, languages, sizes),
     codeLabel,
     code,
     note,

@@ -17,7 +17,7 @@
  */
 
 import { createControls } from "./controls.js";
-import { fmt, t } from "./i18n.js";
+import { fmt, learnWords, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
 import { linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
@@ -144,6 +144,7 @@ export async function bootEmbed(root) {
         timeline?.setEnabled(state === "open");
       },
       onHello(hello) {
+        learnWords(hello.declaration?.words);
         lastHello = hello;
         if (!root.dataset.state) root.dataset.state = !link ? "fresh" : linkRefused ? "bad-link" : "link";
         draw(hello);

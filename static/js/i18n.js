@@ -19,7 +19,22 @@ const catalog = /** @type {Catalogue} */ (/** @type {unknown} */ (globalThis));
  * @returns {string}
  */
 export function t(text) {
-  return typeof catalog.gettext === "function" ? catalog.gettext(text) : text;
+  const said = typeof catalog.gettext === "function" ? catalog.gettext(text) : text;
+  return said === text ? (dataWords.get(text) ?? said) : said;
+}
+
+/** @type {Map<string, string>} words that arrive as data, as the server translated them */
+const dataWords = new Map();
+
+/**
+ * Learn the translations of the words a lab's snapshot carries as data (its
+ * declaration's `words`, translated for this socket in `hello`): `t()` then knows them.
+ * @param {Record<string, string> | undefined} words
+ */
+export function learnWords(words) {
+  for (const [english, said] of Object.entries(words ?? {})) {
+    if (typeof said === "string" && said) dataWords.set(english, said);
+  }
 }
 
 /**
@@ -58,7 +73,31 @@ export function sentence(text) {
   const words = String(text ?? "").trim();
   if (!words) return words;
   const first = words[0].toUpperCase() + words.slice(1);
-  return /[.!?…]$/.test(first) ? first : `${first}.`;
+  if (/[.!?…。！？]$/.test(first)) return first;
+  // Chinese ends a sentence with its own full stop; Thai with none (a space follows)
+  const lang = pageLanguage();
+  if (lang.startsWith("zh")) return `${first}。`;
+  if (lang.startsWith("th")) return first;
+  return `${first}.`;
+}
+
+/**
+ * Sentences one after another: Chinese runs them together, the others put a space
+ * between.
+ * @param {(string | null | undefined | false)[]} sentences
+ */
+export function joinSentences(sentences) {
+  const kept = sentences.filter(Boolean);
+  return kept.join(pageLanguage().startsWith("zh") ? "" : " ");
+}
+
+/**
+ * Names in a row, as the page's language lists them: "A, B, C"; Chinese "A、B、C".
+ * @param {unknown[]} items
+ */
+export function joinNames(items) {
+  // Translators: what stands between the items of a list of names ("A, B, C")
+  return items.map(String).join(t(", "));
 }
 
 /** The page's language, for number formatting. */

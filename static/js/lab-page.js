@@ -15,9 +15,10 @@ import { createClassroom } from "./classroom.js";
 import { askName, readEntry } from "./classroom/entry.js";
 import { createControls } from "./controls.js";
 import { createHistoryBar } from "./history-bar.js";
-import { fmt, sentence, t } from "./i18n.js";
+import { fmt, learnWords, sentence, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
 import { mountEmbedDialog } from "./embed-dialog.js";
+import { keepLabAcrossLanguages } from "./language-switch.js";
 import { createShare, linkInAddress } from "./share.js";
 import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
@@ -165,6 +166,7 @@ async function boot() {
         tour.setEnabled(state === "open");
       },
       onHello(hello) {
+        learnWords(hello.declaration?.words);
         timeline?.destroy();
         history?.destroy();
         unbindSpace();
@@ -254,6 +256,7 @@ async function boot() {
   window.addEventListener("hashchange", () => {
     if (linkInAddress() !== null) location.reload();
   });
+  keepLabAcrossLanguages(document.querySelector(".language-switch"), { root, getLink });
   const shareEl = document.getElementById("share");
   if (shareEl) {
     const share = createShare(shareEl, { getLink });

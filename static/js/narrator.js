@@ -1,11 +1,19 @@
 /**
  * Puts what just happened into words: a polite live region for screen readers, a visible
  * caption with the latest sentence, and a short log of the last few events.
+ *
+ * The live region keeps a pace a screen reader can follow: a playing lab sends ten frames
+ * a second, and a line for each would queue minutes of speech behind the animation. The
+ * first event after a quiet spell is said at once; what comes within the next
+ * `PACE_MS` is gathered and said together when it ends: the latest `MOST_LINES`, after
+ * a count of those left out.
  */
 
-import { fmt, t } from "./i18n.js";
+import { fmt, joinSentences, num, t, tn } from "./i18n.js";
 
 const LOG_LENGTH = 8;
+const PACE_MS = 2000;
+const MOST_LINES = 3;
 
 /**
  * A narrator writing to `live` (aria-live), `caption` and `log` (an <ol>), any may be null.
@@ -17,10 +25,34 @@ const LOG_LENGTH = 8;
 export function createNarrator({ live, caption, log, limit = LOG_LENGTH }) {
   /** @type {number | null} */
   let pending = null;
+  /** @type {string[]} what happened since the live region last spoke */
+  let queued = [];
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
+  let quietAt = 0;
 
   /** @param {string} text */
   function announce(text) {
     if (!live) return;
+    queued.push(text);
+    if (timer === null) timer = setTimeout(speak, Math.max(0, quietAt - performance.now()));
+  }
+
+  function speak() {
+    timer = null;
+    if (!live || !queued.length) return;
+    const kept = queued.slice(-MOST_LINES);
+    const skipped = queued.length - kept.length;
+    queued = [];
+    const text = joinSentences([
+      skipped
+        ? fmt(tn("%(n)s earlier event left out.", "%(n)s earlier events left out.", skipped), {
+            n: num(skipped),
+          })
+        : null,
+      ...kept,
+    ]);
+    quietAt = performance.now() + PACE_MS;
     // Clear first so that saying the same words twice is still announced.
     live.textContent = "";
     if (pending !== null) cancelAnimationFrame(pending);
@@ -50,7 +82,7 @@ export function createNarrator({ live, caption, log, limit = LOG_LENGTH }) {
   return {
     /** Narrate a list of sentences as one event (seq: the frame's sequence number). */
     say(sentences, { seq } = {}) {
-      const text = sentences.filter(Boolean).join(" ");
+      const text = joinSentences(sentences);
       if (!text) return;
       announce(text);
       if (caption) caption.textContent = text;

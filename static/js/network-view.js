@@ -12,7 +12,7 @@
  */
 
 import d3 from "d3";
-import { fmt, num, t } from "./i18n.js";
+import { fmt, joinSentences, num, t } from "./i18n.js";
 import { reducedMotion } from "./motion.js";
 import { createVirtualClock } from "./network/clock.js";
 import { NODE_RADIUS, SIZES, messagePath, outward, placeNodes } from "./network/layout.js";
@@ -300,7 +300,9 @@ export function createNetworkView(container, options = {}) {
           .attr("transform", `translate(${at.x},${at.y})`)
           .attr("aria-label", name);
         g.select(".node-id").text(shortId(d.id));
-        g.select(".node-label").text(d.label && d.label !== d.id ? d.label : "");
+        // the leading space is not drawn (SVG collapses it) but keeps the node's text
+        // "A Frankfurt", as its name says, where the two texts would run together
+        g.select(".node-label").text(d.label && d.label !== d.id ? ` ${t(d.label)}` : "");
         g.select(".node-stopped").attr("visibility", d.up ? "hidden" : "visible");
       });
     panelLayer
@@ -364,7 +366,7 @@ export function createNetworkView(container, options = {}) {
 
   function nodeText(id) {
     const node = nodeById(id);
-    return node?.label && node.label !== id ? node.label : id;
+    return node?.label && node.label !== id ? t(node.label) : id;
   }
 
   function linkName(link) {
@@ -385,7 +387,12 @@ export function createNetworkView(container, options = {}) {
   }
 
   function nodeName(node) {
-    const name = nodeText(node.id);
+    // what a sighted user reads on the node (its letter, and its label above it), so
+    // that a voice user can say what they see (WCAG 2.5.3, label in name)
+    const label = node.label && node.label !== node.id ? t(node.label) : "";
+    const name = label
+      ? fmt(t("%(id)s %(label)s"), { id: shortId(node.id), label })
+      : shortId(node.id);
     const extra = describeNode?.(node, snapshot) ?? "";
     const state = node.up
       ? fmt(t("%(name)s, running."), { name })
@@ -397,7 +404,7 @@ export function createNetworkView(container, options = {}) {
       : can("restart")
         ? t("Press to restart it.")
         : "";
-    return [state, extra, verb].filter(Boolean).join(" ");
+    return joinSentences([state, extra, verb]);
   }
 
   function drawLegend(entries, key) {
@@ -607,5 +614,5 @@ function hintText(can) {
   if (can("cut") || can("heal")) parts.push(t("Click a link to cut or heal it."));
   if (can("stop") || can("restart")) parts.push(t("Click a server to stop or restart it."));
   if (can("split")) parts.push(t("Drag a line across empty space to split the network in two."));
-  return parts.join(" ");
+  return joinSentences(parts);
 }

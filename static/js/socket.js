@@ -142,6 +142,8 @@ export class LabSocket {
     }
     if (this.name) params.set("name", this.name);
     params.set("client", clientToken());
+    // the server's words (errors, the lab's labels) in this page's language
+    params.set("lang", document.documentElement.lang || "en");
     return `${base}?${params}`;
   }
 

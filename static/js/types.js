@@ -95,6 +95,7 @@
  * @property {Action[]} actions
  * @property {unknown[]} [options]
  * @property {TourStep[]} [tour]
+ * @property {Record<string, string>} [words] data words (city names) in the socket's language
  */
 
 /**

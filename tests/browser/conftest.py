@@ -51,3 +51,41 @@ def page(browser):
     new_page = watch_errors(context.new_page())
     yield new_page
     context.close()
+
+
+class LabDriver:
+    """Opens a lab page (or embed) and presses its actions as a learner would."""
+
+    def __init__(self, page, base: str) -> None:
+        self.page = page
+        self.base = base
+
+    def open(self, path: str) -> None:
+        """Go to `path` and wait until the lab is connected and drawn."""
+        from playwright.sync_api import expect
+
+        self.page.goto(f"{self.base}{path}")
+        expect(self.page.locator("#connection-status")).to_have_attribute(
+            "data-state", "open"
+        )
+        expect(self.page.locator("#stage")).not_to_have_attribute("aria-busy", "true")
+        self.page.wait_for_timeout(300)
+
+    def act(self, action: str) -> None:
+        """Press the button of `action` (quick bar or rail) and wait for its frame."""
+        forms = (
+            f'#quick-controls form[data-action="{action}"], '
+            f'#controls form[data-action="{action}"]'
+        )
+        before = self.page.locator("#lab").get_attribute("data-seq")
+        self.page.locator(forms).first.locator("button").first.click()
+        self.page.wait_for_function(
+            "before => document.querySelector('#lab').dataset.seq !== before",
+            arg=before,
+        )
+
+
+@pytest.fixture
+def lab_driver(live_server_url):
+    """A LabDriver for a page: `lab_driver(page).open(path)`, `.act(name)`."""
+    return lambda page: LabDriver(page, live_server_url)

@@ -90,7 +90,7 @@ def test_a_refused_value_shows_the_servers_reason_next_to_its_form(
     form.locator("input").fill("0")
     form.locator('button[type="submit"]').click()
     expect(form.locator(".form-error")).to_have_text(
-        re.compile("vnodes must be at least 1")
+        re.compile("Virtual nodes per shard must be at least 1")
     )
     for scheme in SCHEMES:
         expect(bins(page, scheme)).to_have_count(4)

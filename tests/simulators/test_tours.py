@@ -152,7 +152,7 @@ def test_a_sound_made_up_tour_has_no_problems():
         ((step(id="a"), step(id="a"), step(id="b")), "step id 'a' is used twice"),
         (
             (step(id="a"), step(id="b"), step(id="c", show_me=("count", {"by": 9}))),
-            "step c: show me is refused: by must be at most 3",
+            "step c: show me is refused: By must be at most 3",
         ),
         (
             (step(id="a"), step(id="b"), step(id="c", show_me=("count", {}))),

@@ -63,6 +63,7 @@ class PartitionCapLab(ClockedLab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    words = tuple(city for _id, city in SERVERS)
 
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)

@@ -111,7 +111,7 @@ function shardsOf(paths) {
 function whereList(where = {}) {
   return SCHEMES.filter((s) => where[s])
     .map((s) => fmt(t("%(shard)s under %(scheme)s"), { shard: where[s], scheme: schemeName(s) }))
-    .join(", ");
+    .join(t(", "));
 }
 
 function capitalise(text) {

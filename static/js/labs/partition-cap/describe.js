@@ -1,6 +1,6 @@
 /** Sentences for the live region and the log: what the lab's events mean. */
 
-import { fmt, t } from "../../i18n.js";
+import { fmt, joinNames, t } from "../../i18n.js";
 import { modeName, resultText, ruleName, serverName, vvText } from "./words.js";
 
 export function describeEvents(events, snapshot) {
@@ -37,8 +37,8 @@ export function describeEvents(events, snapshot) {
     } else if (e.type === "split") {
       out.push(
         fmt(t("The network is split: %(a)s | %(b)s."), {
-          a: e.groups[0].join(", "),
-          b: e.groups[1].join(", "),
+          a: joinNames(e.groups[0]),
+          b: joinNames(e.groups[1]),
         }),
       );
     } else if (e.type === "link_cut") {

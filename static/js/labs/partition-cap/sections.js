@@ -4,7 +4,7 @@
  * after healing (and which bookings vanished), and the operations so far.
  */
 
-import { fmt, num, t, tn } from "../../i18n.js";
+import { fmt, joinNames, num, t, tn } from "../../i18n.js";
 import {
   bookingText,
   cityOf,
@@ -305,13 +305,13 @@ function conflictText(snapshot, c) {
   let outcome;
   if (c.rule === "lww") {
     outcome = fmt(t("Last writer wins kept %(kept)s (the later timestamp; a tie goes to the later server letter) and dropped %(dropped)s, without an error to anyone."), {
-      kept: c.confirmed.join(", ") || "—",
-      dropped: c.dropped.join(", ") || "—",
+      kept: joinNames(c.confirmed) || "—",
+      dropped: joinNames(c.dropped) || "—",
     });
   } else if (c.rule === "app") {
     outcome = fmt(t("Application rule: both bookings kept; %(kept)s keeps the seat (booked first by its server's clock), %(standby)s goes to standby."), {
-      kept: c.confirmed.join(", ") || "—",
-      standby: c.standby.join(", ") || "—",
+      kept: joinNames(c.confirmed) || "—",
+      standby: joinNames(c.standby) || "—",
     });
   } else {
     outcome = fmt(t("Both versions kept as siblings: the next reader receives %(n)s versions, marked conflicting."), {

@@ -1,6 +1,6 @@
 /** The words partition-cap uses in several places: results, rules, vectors, cities. */
 
-import { fmt, num, t, tn } from "../../i18n.js";
+import { fmt, joinNames, num, t, tn } from "../../i18n.js";
 
 /** Message kinds: colour and shape, so they differ by more than colour. */
 export function messageKinds() {
@@ -88,7 +88,7 @@ export function boardText(answer) {
 
 /** One version in a line: seats, its bookings, its vector. */
 export function versionSummary(version) {
-  const bookings = version.bookings.map((b) => bookingText(b)).join(", ");
+  const bookings = joinNames(version.bookings.map((b) => bookingText(b)));
   return [seatsText(version.seats_remaining), bookings, vvText(version.vv)]
     .filter(Boolean)
     .join(" · ");

@@ -29,7 +29,7 @@ export function createHistory(parent) {
     .append("section")
     .attr("class", "q-history")
     .attr("data-spot", "history"); // a tour step points here (tour/spotlight.js)
-  section.append("h2").attr("id", "q-history-title").text(t("History"));
+  section.append("h2").attr("id", "q-history-title").text(t("Operation history"));
   const intro = section.append("p").attr("class", "q-note");
   const wrap = section.append("div").attr("class", "q-table-wrap").attr("tabindex", 0);
   wrap.attr("role", "region").attr("aria-labelledby", "q-history-title");

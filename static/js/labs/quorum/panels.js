@@ -4,7 +4,7 @@
  * lab-wide numbers in the metrics slot.
  */
 
-import { fmt, num, percent, t } from "../../i18n.js";
+import { fmt, joinNames, num, percent, t } from "../../i18n.js";
 import { levelText, listOf } from "./words.js";
 
 /**
@@ -147,12 +147,12 @@ export function createTrials(parent, send, { readOnly = false } = {}) {
 function trialsText(trials) {
   const c = trials.config;
   const faults = [];
-  if (c.cut.length) faults.push(fmt(t("links cut: %(links)s"), { links: c.cut.join(", ") }));
-  if (c.stopped.length) faults.push(fmt(t("stopped: %(nodes)s"), { nodes: c.stopped.join(", ") }));
+  if (c.cut.length) faults.push(fmt(t("links cut: %(links)s"), { links: joinNames(c.cut) }));
+  if (c.stopped.length) faults.push(fmt(t("stopped: %(nodes)s"), { nodes: joinNames(c.stopped) }));
   if (c.skews.length) {
     faults.push(
       fmt(t("skewed clocks: %(skews)s"), {
-        skews: c.skews.map(([node, ms]) => `${node} ${ms > 0 ? "+" : ""}${num(ms)} ms`).join(", "),
+        skews: joinNames(c.skews.map(([node, ms]) => `${node} ${ms > 0 ? "+" : ""}${num(ms)} ms`)),
       }),
     );
   }

@@ -1,6 +1,6 @@
 /** Small pieces of text the quorum renderer uses in several places. */
 
-import { fmt, num, t } from "../../i18n.js";
+import { fmt, joinNames, num, t } from "../../i18n.js";
 
 /** Message kinds: colour and shape, so they differ by more than colour. */
 export function messageKinds() {
@@ -40,7 +40,7 @@ export function listOf(items) {
   if (!items.length) return t("none");
   if (items.length === 1) return items[0];
   return fmt(t("%(first)s and %(last)s"), {
-    first: items.slice(0, -1).join(", "),
+    first: joinNames(items.slice(0, -1)),
     last: items[items.length - 1],
   });
 }

@@ -1,0 +1,35 @@
+"""`{% language_links %}`: this page's address in each language, for the switch."""
+
+from django import template
+from django.conf import settings
+from django.utils import translation
+
+from playground import language
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def language_links(context) -> list[dict]:
+    """One entry per language the playground can show: its code, its own name, this
+    page's address with `?lang=` set (the rest of the query kept), and whether it is
+    the page's language now."""
+    request = context.get("request")
+    current = translation.get_language()
+    names = dict(settings.LANGUAGES)
+    links = []
+    for code in language.available():
+        query = request.GET.copy() if request is not None else None
+        href = "?"
+        if query is not None:
+            query["lang"] = code
+            href = f"{request.path}?{query.urlencode()}"
+        links.append(
+            {
+                "code": code,
+                "name": names.get(code, code),
+                "href": href if query is not None else f"?lang={code}",
+                "current": code == current,
+            }
+        )
+    return links

@@ -1,0 +1,150 @@
+"""axe-core on every page and the lab states the tests reach, in all three languages.
+
+axe-core (npm, pinned in package.json, used here only) checks what a screen reader and a
+keyboard user meet: names, roles, landmarks, contrast, focusable things. No serious or
+critical violation may remain, in English, Chinese or Thai. The page's CSP allows only
+its own scripts, so this context bypasses it to add axe's.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from playground.liveserver import watch_errors
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+LANGUAGES = ["en", "zh-hans", "th"]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+LABS = {
+    "hash-placement": ["add_shard", "lookup"],
+    "quorum": ["write", "read"],
+    "partition-cap": ["book", "split"],
+}
+# what axe finds, as one line a failing test prints
+RUN = """async (tags) => {
+  const result = await axe.run(document, {
+    runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+  const where = (n) =>
+    n.target.join(" ") + " | " + (n.failureSummary || "").slice(0, 160);
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                   nodes: v.nodes.slice(0, 4).map(where) }));
+}"""
+
+
+@pytest.fixture
+def axe_page(browser):
+    if not AXE.exists():
+        pytest.fail(
+            "node_modules/axe-core is missing: `make test` installs it (npm ci)"
+        )
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, bypass_csp=True
+    )
+    page = watch_errors(context.new_page())
+    yield page
+    context.close()
+
+
+def violations(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(RUN, TAGS)
+
+
+def assert_clean(page, what: str) -> None:
+    found = violations(page)
+    assert not found, f"{what}: " + "\n".join(
+        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"])
+        for v in found
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("slug", sorted(LABS))
+def test_a_lab_and_its_states_pass_axe(axe_page, lab_driver, slug, lang):
+    page = axe_page
+    lab = lab_driver(page)
+    lab.open(f"/labs/{slug}/?seed=3&lang={lang}")
+    assert_clean(page, f"{slug} ({lang}) as it opens")
+    for action in LABS[slug]:
+        lab.act(action)
+    page.wait_for_timeout(400)
+    assert_clean(page, f"{slug} ({lang}) after {LABS[slug]}")
+    tour = page.locator("#tour-open")
+    if tour.is_visible():
+        tour.click()
+        expect(page.locator("#tour")).to_be_visible()
+        assert_clean(page, f"{slug} ({lang}) with the tour open")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("slug", sorted(LABS))
+def test_an_embed_passes_axe(axe_page, lab_driver, slug, lang):
+    page = axe_page
+    lab_driver(page).open(f"/embed/{slug}/?lang={lang}&narrative=1")
+    assert_clean(page, f"the {slug} embed ({lang})")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("path", ["/", "/join/", "/labs/range-splits/", "/nowhere/"])
+def test_the_other_pages_pass_axe(axe_page, live_server_url, path, lang):
+    page = axe_page
+    page.goto(f"{live_server_url}{path}?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    assert_clean(page, f"{path} ({lang})")
+
+
+def test_the_embed_dialog_passes_axe(axe_page, lab_driver):
+    page = axe_page
+    lab_driver(page).open("/labs/quorum/?lang=th")
+    page.locator(".embed-trigger").click()
+    expect(page.locator("dialog.embed-dialog")).to_be_visible()
+    assert_clean(page, "the Embed dialog (th)")
+
+
+def test_axe_is_not_blind(axe_page, live_server_url):
+    """The check fails a page that breaks the rules (so a pass means something)."""
+    page = axe_page
+    page.goto(f"{live_server_url}/?lang=en")
+    page.evaluate(
+        """() => { const b = document.createElement("button");
+        b.innerHTML = "<svg width=10 height=10></svg>";
+        document.querySelector("main").append(b); }"""
+    )
+    found = violations(page)
+    assert any(v["id"] == "button-name" for v in found), found
+
+
+def test_the_live_region_keeps_a_pace_a_screen_reader_can_follow(page, lab_driver):
+    """A playing lab sends ten frames a second; the live region speaks at most every
+    two seconds (what came meanwhile, gathered), while the caption keeps up."""
+    lab = lab_driver(page)
+    lab.open("/labs/quorum/?seed=3&lang=en")
+    page.evaluate(
+        """() => {
+        window.spoken = []; window.captions = 0;
+        new MutationObserver(() => {
+          const text = document.getElementById("narration").textContent;
+          if (text) window.spoken.push([performance.now(), text]);
+        }).observe(document.getElementById("narration"), { childList: true,
+                                                          characterData: true,
+                                                          subtree: true });
+        new MutationObserver(() => { window.captions += 1; })
+          .observe(document.getElementById("latest"), { childList: true,
+                                                       characterData: true,
+                                                       subtree: true });
+      }"""
+    )
+    for _ in range(3):
+        lab.act("write")
+        lab.act("read")
+    page.wait_for_timeout(6000)
+    spoken = page.evaluate("window.spoken")
+    captions = page.evaluate("window.captions")
+    assert spoken, "nothing was said"
+    gaps = [b[0] - a[0] for a, b in zip(spoken, spoken[1:], strict=False)]
+    assert all(gap >= 1900 for gap in gaps), gaps
+    assert captions > len(spoken), (captions, len(spoken))
+    assert any("left out" in text or len(text) > 40 for _, text in spoken), spoken
