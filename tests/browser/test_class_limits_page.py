@@ -445,8 +445,11 @@ def test_a_class_whose_hours_end_sends_everyone_on_alone(browser, small_server):
 
 @pytest.fixture
 def one_room_server(tmp_path):
-    """A daphne that lets one address open one lab a minute."""
-    env = server_env(tmp_path, PLAYGROUND_ROOMS_PER_ADDRESS="1/minute")
+    """A daphne that lets one address open one lab a day."""
+    # a day, not a minute: the sliding-window counter weighs the last window by how
+    # much of it remains, so a first room just before a minute turns counts as less
+    # than one just after it, and a second room is let in
+    env = server_env(tmp_path, PLAYGROUND_ROOMS_PER_ADDRESS="1/day")
     migrate(env)
     server = start_daphne(tmp_path, env, name="one-room")
     yield server
