@@ -148,3 +148,18 @@ def test_the_proposed_embed_size_frames_the_stage_and_the_first_action(
         click_primary_and_see_it_move(page, slug)
     assert page.evaluate("document.documentElement.scrollWidth") <= frame["width"]
     assert page.console_errors == []
+
+
+def test_the_drawings_stay_when_the_tour_squeezes_the_stage(page, live_server_url):
+    """After the first click the tour's second step (four lines) leaves the cards
+    little height; every figure keeps at least its floor instead of vanishing (it fell
+    to 0 × 0: the fit box's container height was taken before its min-height)."""
+    open_page(page, f"{live_server_url}/labs/hash-placement/", WIDE)
+    page.locator('#quick-controls form[data-action="add_shard"] button').click()
+    page.wait_for_timeout(2500)  # the flight, and the tour's next step
+    sizes = page.locator(".card-figure").evaluate_all(
+        "figures => figures.map(f => [f.getBoundingClientRect().width,"
+        " f.getBoundingClientRect().height])"
+    )
+    assert len(sizes) == 3
+    assert all(w >= 60 and h >= 60 for w, h in sizes), sizes
