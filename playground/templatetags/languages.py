@@ -3,6 +3,7 @@
 from django import template
 from django.conf import settings
 from django.utils import translation
+from django.utils.encoding import escape_uri_path
 
 from playground import language
 
@@ -23,7 +24,8 @@ def language_links(context) -> list[dict]:
         href = "?"
         if query is not None:
             query["lang"] = code
-            href = f"{request.path}?{query.urlencode()}"
+            # the path as it travels (a %00 in it stays %00, never a raw NUL)
+            href = f"{escape_uri_path(request.path)}?{query.urlencode()}"
         links.append(
             {
                 "code": code,

@@ -100,7 +100,7 @@ async def close_all(*members: Member) -> None:
 async def test_hello_carries_the_labs_tour_in_its_declaration(slug):
     owner = await enter(slug=slug)
     declaration = owner.hello["declaration"]
-    assert set(declaration) == {"lab", "options", "actions", "tour"}
+    assert set(declaration) == {"lab", "options", "actions", "tour", "words"}
     assert declaration["tour"] == LABS[slug].declaration()["tour"]
     assert 3 <= len(declaration["tour"]) <= 6
     await close_all(owner)
