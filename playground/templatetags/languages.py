@@ -20,9 +20,9 @@ def language_links(context) -> list[dict]:
     names = dict(settings.LANGUAGES)
     links = []
     for code in language.available():
-        query = request.GET.copy() if request is not None else None
-        href = "?"
-        if query is not None:
+        href = f"?lang={code}"  # no request (an error page): the same page, asked anew
+        if request is not None:
+            query = request.GET.copy()
             query["lang"] = code
             # the path as it travels (a %00 in it stays %00, never a raw NUL)
             href = f"{escape_uri_path(request.path)}?{query.urlencode()}"
@@ -30,7 +30,7 @@ def language_links(context) -> list[dict]:
             {
                 "code": code,
                 "name": names.get(code, code),
-                "href": href if query is not None else f"?lang={code}",
+                "href": href,
                 "current": code == current,
             }
         )

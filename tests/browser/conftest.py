@@ -71,6 +71,15 @@ class LabDriver:
         expect(self.page.locator("#stage")).not_to_have_attribute("aria-busy", "true")
         self.page.wait_for_timeout(300)
 
+    def tab_to(self, selector: str, limit: int = 150) -> None:
+        """Press Tab until the (first) element matching `selector` has the focus."""
+        target = self.page.locator(selector).first
+        for _ in range(limit):
+            self.page.keyboard.press("Tab")
+            if target.evaluate("el => el === document.activeElement"):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
     def act(self, action: str) -> None:
         """Press the button of `action` (quick bar or rail) and wait for its frame."""
         forms = (

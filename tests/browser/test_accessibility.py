@@ -150,16 +150,6 @@ def test_the_live_region_keeps_a_pace_a_screen_reader_can_follow(page, lab_drive
     assert any("left out" in text or len(text) > 40 for _, text in spoken), spoken
 
 
-def tab_to(page, selector: str, limit: int = 80) -> None:
-    """Press Tab until the element matching `selector` has the focus."""
-    target = page.locator(selector).first
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if target.evaluate("el => el === document.activeElement"):
-            return
-    raise AssertionError(f"Tab never reached {selector}")
-
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("slug", ["quorum", "partition-cap"])
 def test_the_drawing_is_worked_by_keyboard_in_every_language(
@@ -167,9 +157,9 @@ def test_the_drawing_is_worked_by_keyboard_in_every_language(
 ):
     """Cut a link with Enter and stop a server with Space, by Tab alone; each is named
     with what a sighted user reads on it, in the page's language."""
-    lab_driver(page).open(f"/labs/{slug}/?seed=3&lang={lang}")
-    link = 'g.net-link[data-state="up"]'
-    tab_to(page, link)
+    lab = lab_driver(page)
+    lab.open(f"/labs/{slug}/?seed=3&lang={lang}")
+    lab.tab_to('g.net-link[data-state="up"]')
     name = page.evaluate("document.activeElement.getAttribute('aria-label')")
     cut = page.evaluate("document.activeElement.dataset.link")
     assert name and cut, name
@@ -177,7 +167,7 @@ def test_the_drawing_is_worked_by_keyboard_in_every_language(
     expect(page.locator(f'g.net-link[data-link="{cut}"]')).to_have_attribute(
         "data-state", "cut"
     )
-    tab_to(page, 'g.net-node[data-node="A"]')
+    lab.tab_to('g.net-node[data-node="A"]')
     visible = page.locator('g.net-node[data-node="A"] .node-id').text_content()
     assert visible in page.evaluate("document.activeElement.getAttribute('aria-label')")
     page.keyboard.press(" ")

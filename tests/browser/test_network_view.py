@@ -96,22 +96,12 @@ def test_dragging_a_line_across_the_drawing_splits_the_network(page, live_server
     assert page.console_errors == []
 
 
-def tab_to(page, selector, limit=150):
-    """Press Tab until the element matching `selector` has the focus."""
-    target = page.locator(selector)
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if target.evaluate("el => el === document.activeElement"):
-            return
-    raise AssertionError(f"Tab never reached {selector}")
-
-
-def test_links_and_nodes_work_from_the_keyboard(page, live_server_url):
+def test_links_and_nodes_work_from_the_keyboard(page, live_server_url, lab_driver):
     open_lab(page, live_server_url)
-    tab_to(page, 'g.net-link[data-link="B-C"]')
+    lab_driver(page).tab_to('g.net-link[data-link="B-C"]')
     page.keyboard.press("Enter")
     expect(link(page, "B-C")).to_have_attribute("data-state", "cut")
-    tab_to(page, 'g.net-node[data-node="A"]')
+    lab_driver(page).tab_to('g.net-node[data-node="A"]')
     page.keyboard.press(" ")
     expect(node(page, "A")).to_have_attribute("data-state", "stopped")
     assert page.console_errors == []
