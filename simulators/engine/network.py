@@ -174,6 +174,39 @@ class Message:
         }
 
 
+_TOPOLOGIES: dict[tuple, tuple] = {}
+
+
+def _topology(nodes: tuple, links: tuple) -> tuple[tuple, tuple]:
+    """The checked nodes ((id, label) in declared order) and links ((id, a, b,
+    latency) sorted by id) of a network's declaration, remembered: a batch run
+    builds the same small network thousands of times."""
+    key = (nodes, links)
+    try:
+        return _TOPOLOGIES[key]
+    except (KeyError, TypeError):  # TypeError: a declaration that cannot be a key
+        pass
+    node_list: dict[str, str] = {}
+    for entry in nodes:
+        node_id, label = (entry, "") if isinstance(entry, str) else entry
+        if node_id in node_list:
+            raise ValueError(f"node {node_id!r} is declared twice")
+        node_list[node_id] = label
+    made = {}
+    for a, b, latency in links:
+        if a not in node_list or b not in node_list or a == b:
+            raise ValueError(f"a link needs two different known nodes: {a}, {b}")
+        lid = link_id(a, b)
+        made[lid] = (lid, min(a, b), max(a, b), latency)
+    found = (tuple(node_list.items()), tuple(made[lid] for lid in sorted(made)))
+    try:
+        if len(_TOPOLOGIES) < 256:
+            _TOPOLOGIES[key] = found
+    except TypeError:
+        pass
+    return found
+
+
 class Network:
     """Nodes and links on an event queue; deliveries call the lab's handlers.
 
@@ -202,19 +235,11 @@ class Network:
         self.record = record
         self.on_message = on_message
         self.on_timer = on_timer
-        self.nodes: dict[str, Node] = {}
-        for entry in nodes:
-            node_id, label = (entry, "") if isinstance(entry, str) else entry
-            if node_id in self.nodes:
-                raise ValueError(f"node {node_id!r} is declared twice")
-            self.nodes[node_id] = Node(node_id, label)
-        made = {}
-        for a, b, latency in links:
-            if a not in self.nodes or b not in self.nodes or a == b:
-                raise ValueError(f"a link needs two different known nodes: {a}, {b}")
-            lid = link_id(a, b)
-            made[lid] = Link(lid, min(a, b), max(a, b), latency)
-        self.links: dict[str, Link] = {lid: made[lid] for lid in sorted(made)}
+        node_list, link_list = _topology(tuple(nodes), tuple(links))
+        self.nodes: dict[str, Node] = {n: Node(n, label) for n, label in node_list}
+        self.links: dict[str, Link] = {
+            lid: Link(lid, a, b, latency) for lid, a, b, latency in link_list
+        }
         # src -> dst -> link: two dict lookups on interned strings beat one on a tuple
         self._route: dict[str, dict[str, Link]] = {n: {} for n in self.nodes}
         for link in self.links.values():
@@ -319,12 +344,16 @@ class Network:
             link = self.link_between(src, dst)  # raises with the names
         if self.stopped and src in self.stopped:
             raise ValueError(f"stopped node {src!r} cannot send")
+        # Latency.draw, inlined (the hottest call of a batch run): the same draws in the
+        # same order
         latency = link.latency
-        if latency.tail_permille or not latency.jitter_ms:
-            delay = latency.draw(self.rng)
-        else:  # the common case, inlined: base plus uniform jitter
-            delay = latency.base_ms + int(self.rng.random() * (latency.jitter_ms + 1))
-            delay = delay or 1
+        delay = latency.base_ms
+        if latency.jitter_ms:
+            delay += int(self.rng.random() * (latency.jitter_ms + 1))
+        if latency.tail_permille and self.rng.random() * 1000 < latency.tail_permille:
+            delay += latency.tail_ms
+        if delay < 1:
+            delay = 1
         queue = self.queue
         now = self._clock.now_ms
         message_id = self._next_id

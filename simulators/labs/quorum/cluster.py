@@ -366,6 +366,15 @@ class Cluster:
             self._finish(op, "failed", reason)
         oldest_open = next(iter(self.open), len(self.ops) + 1)
         self.ops.settle(oldest_open - 1)
+        if self.record:  # a batch trial's cluster is never digested: fold on demand
+            self._fold_settled()
+
+    def _op(self, op_id: int) -> "Operation":
+        """Operation `op_id`: an open one from its dict (the common case), else the
+        ledger."""
+        return self.open.get(op_id) or self.ops[op_id - 1]
+
+    def _fold_settled(self) -> None:
         chain = self.settled_chain
         while chain.count < self.ops.settled:
             chain.add(self.ops[chain.count].as_dict())
@@ -373,6 +382,7 @@ class Cluster:
     def history_state(self) -> dict:
         """What the digest covers of the history: the settled operations as one
         chained digest, the others in full."""
+        self._fold_settled()
         chain = self.settled_chain
         return {
             "settled": [chain.count, chain.hex],
@@ -450,7 +460,7 @@ class Cluster:
             self._store(node, value, version, write_id, "write", op_id)
             self.network.send(node, message.src, "ack", op_id, self._info_op(op_id))
         elif kind == "ack":
-            self._ack(self.ops[payload - 1], message.src)
+            self._ack(self._op(payload), message.src)
         elif kind == "read":
             copy = self.copies[node]
             reply = (payload, copy.value, copy.version, copy.write_id)
@@ -458,7 +468,7 @@ class Cluster:
             self.network.send(node, message.src, "reply", reply, info)
         elif kind == "reply":
             op_id, value, version, write_id = payload
-            self._reply(self.ops[op_id - 1], message.src, value, version, write_id)
+            self._reply(self._op(op_id), message.src, value, version, write_id)
         elif kind == "repair":
             op_id, value, version, write_id = payload
             self._store(node, value, version, write_id, "repair", op_id)
