@@ -19,6 +19,7 @@ import { NODE_RADIUS, SIZES, messagePath, outward, placeNodes } from "./network/
 import { createMessageLayer } from "./network/messages.js";
 import { enableSplitGesture } from "./network/split.js";
 import { createKindStyles, legendEntries, shapePath } from "./network/styles.js";
+import { fitToRoom } from "./stage-fit.js";
 
 /** @import { Positions } from "./network/layout.js" */
 /** @import { Declaration, Frame, RendererSlots, Send, Snapshot } from "./types.js" */
@@ -122,10 +123,11 @@ export function createNetworkView(container, options = {}) {
     .attr("role", "group")
     .attr("aria-label", label);
   box.append(canvas);
-  // On the stage the drawing fits the room left to it (stage.css reads --fit-aspect).
+  // On the stage the drawing fits the room left to it (stage-fit.js).
   const fit = document.createElement("div");
   fit.className = "net-fit stage-fit";
   fit.append(box);
+  const fitter = fitToRoom(fit);
   figure.append(fit, caption);
   container.append(figure);
 
@@ -191,7 +193,7 @@ export function createNetworkView(container, options = {}) {
     const across = fit.clientWidth || container.clientWidth || SIZES.wide[0];
     const narrow = across < NARROW_BELOW_PX;
     const [width, height] = narrow ? sizes.narrow : sizes.wide;
-    fit.style.setProperty("--fit-aspect", String(width / height));
+    fitter.setAspect(width / height);
     const widthPx = box.clientWidth || across;
     const changed = force || narrow !== layout.narrow || layout.width !== width;
     layout = { width, height, narrow, scale: widthPx / width };
@@ -537,6 +539,7 @@ export function createNetworkView(container, options = {}) {
       if (raf !== null) cancelAnimationFrame(raf);
       raf = null;
       resize.disconnect();
+      fitter.destroy();
       stopSplit();
       messages.clear();
       figure.remove();

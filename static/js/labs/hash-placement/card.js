@@ -6,6 +6,7 @@
 
 import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
+import { fitToRoom } from "../../stage-fit.js";
 import { BIN_DOT_RIM, createBins } from "./bins.js";
 import { createCardMetrics } from "./card-metrics.js";
 import { RING_BOTTOM, WIDTH } from "./geometry.js";
@@ -41,7 +42,7 @@ export function createCard(parent, scheme, numbersParent = null) {
   const title = /** @type {HTMLElement} */ (article.querySelector("h2"));
   const explain = /** @type {HTMLElement} */ (article.querySelector(".explain"));
   const lookupText = /** @type {HTMLElement} */ (article.querySelector(".lookup-text"));
-  const fit = /** @type {HTMLElement} */ (article.querySelector(".card-fit"));
+  const fit = fitToRoom(/** @type {HTMLElement} */ (article.querySelector(".card-fit")));
   // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the key
   // dots in the front SVG, the canvas that stands in for the dots while they move
   // (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
@@ -109,8 +110,8 @@ export function createCard(parent, scheme, numbersParent = null) {
     if (Math.ceil(height) === viewHeightShown) return;
     viewHeightShown = Math.ceil(height);
     svgs.attr("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);
-    // on the stage the figure fits the room left to it (stage.css reads --fit-aspect)
-    fit.style.setProperty("--fit-aspect", String(WIDTH / Math.ceil(height)));
+    // on the stage the figure fits the room left to it (stage-fit.js)
+    fit.setAspect(WIDTH / Math.ceil(height));
     painter.fit(Math.ceil(height));
   }
 
@@ -214,6 +215,7 @@ export function createCard(parent, scheme, numbersParent = null) {
     },
     destroy() {
       shrinkTimer?.cancel();
+      fit.destroy();
       painter.destroy();
       svgs.selectAll("*").interrupt();
       article.remove();
