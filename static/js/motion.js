@@ -7,6 +7,12 @@ export function reducedMotion() {
   return Boolean(query?.matches);
 }
 
+/**
+ * How long a fade lasts where a flight would be, when motion is reduced: a key that moves
+ * fades out where it was and in where it lands, and never crosses the drawing.
+ */
+export const FADE_MS = 600;
+
 /** `ms`, or 0 when motion is reduced: transitions then jump straight to their end. */
 export function duration(ms) {
   return reducedMotion() ? 0 : ms;

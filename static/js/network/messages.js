@@ -5,8 +5,12 @@
  * far too slowly in software-rendered Chromium (see docs/benchmarks.md, "Browser").
  * Each dot is copied from a sprite drawn once per style and size: without a GPU a path
  * filled and stroked costs about 10 µs a dot to rasterise, a copy of its pixels a fifth.
+ * With motion reduced (prefers-reduced-motion) a message does not travel: it fades out
+ * at its sender's end of the link over the first half of its flight and fades in at the
+ * receiver's end over the second.
  */
 
+import { reducedMotion } from "../motion.js";
 import { LOST_COLOUR, traceShape } from "./styles.js";
 import { messagePath } from "./layout.js";
 
@@ -18,6 +22,21 @@ const CAPTION_X = 9; // a caption's start, right of its dot's centre
 const CAPTION_Y = 7; // its baseline, above the dot's centre
 const CAPTION_TOP = CAPTION_Y + 11 + 3; // how far above the centre it can reach
 const MAX_SPRITES = 600;
+// With motion reduced: where along its link a message is shown (sender's end, receiver's
+// end), and how faint it gets half-way, when it changes end (still seen to be on the wire).
+const STILL_ENDS = [0.12, 0.88];
+const STILL_FAINTEST = 0.2;
+
+/**
+ * Where a message `progress` (0..1) of the way through its flight is drawn along its link,
+ * and how opaque: {along, alpha}. Moving, it travels; with motion reduced it fades out
+ * at one end and in at the other.
+ */
+export function flightPlace(progress, still) {
+  if (!still) return { along: progress, alpha: 1 };
+  const alpha = Math.max(STILL_FAINTEST, Math.abs(1 - 2 * progress));
+  return { along: progress < 0.5 ? STILL_ENDS[0] : STILL_ENDS[1], alpha };
+}
 
 /**
  * A painter over `canvas`; `styleOf(kind)` styles a dot, `labelOf(message)` may caption it.
@@ -161,6 +180,7 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
       const k = scale * ratio;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, canvas.width, canvas.height);
+      const still = reducedMotion();
       // (a message's path and sprite are worked out once, not in every frame)
       for (const entry of inFlight) {
         const { message } = entry;
@@ -174,10 +194,13 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
         if (!path || !image) continue;
         const span = message.arrive_ms - message.sent_ms;
         const progress = span > 0 ? Math.min(1, Math.max(0, (vt - message.sent_ms) / span)) : 1;
-        const x = path.x0 + path.dx * progress;
-        const y = path.y0 + path.dy * progress;
+        const { along, alpha } = flightPlace(progress, still);
+        const x = path.x0 + path.dx * along;
+        const y = path.y0 + path.dy * along;
+        ctx.globalAlpha = alpha;
         ctx.drawImage(image.image, Math.round(x * k) - image.x, Math.round(y * k) - image.y);
       }
+      ctx.globalAlpha = 1;
       const stacked = new Map();
       for (const message of held) {
         const key = `${message.from}>${message.to}`;

@@ -6,13 +6,14 @@
 
 import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
+import { reducedMotion } from "../../motion.js";
 import { inkOn, shardColour } from "../../palette.js";
 import { DOT_RADIUS } from "./geometry.js";
 import { LABEL_H } from "./slots.js";
 import { colourAt, remember, rememberMoved, rgbOf } from "./painter.js";
 
 /** @import { DrawnDot } from "./timeline.js" */
-import { changedGoals, endOf, moves, positionAt, run, segment } from "./timeline.js";
+import { changedGoals, endOf, fadeAt, moves, positionAt, run, segment } from "./timeline.js";
 
 /** The outline of a bin dot (app.css: .bin-dots circle), for the painter. */
 export const BIN_DOT_RIM = 0.6;
@@ -155,6 +156,9 @@ export function createBins(binLayer, dotLayer, painter) {
     if (plan.isChange) sel.filter((d) => !d.flies).each(unmark);
     changed.filter((d) => d.flies).each(mark);
     const { total, recolourMs } = plan.times;
+    const reduced = reducedMotion();
+    const where = reduced ? fadeAt : positionAt;
+    const recolourAt = (d) => (reduced ? (d.departsAt + d.landsAt) / 2 : d.departsAt);
     changed.each(function move(d) {
       const colour = shardColour(d.shard);
       if (!d.flies && !moves(d.segments)) {
@@ -171,9 +175,10 @@ export function createBins(binLayer, dotLayer, painter) {
         track: true,
         moved: () => this.__moved === true,
         state: (ms) => ({
-          ...positionAt(d.segments, ms),
+          ...where(d.segments, ms),
           r: DOT_RADIUS,
-          fill: d.flies ? colourAt(from, to, ms, d.departsAt, recolourMs) : to,
+          // (a fading key takes its new colour unseen, half-way, when it is transparent)
+          fill: d.flies ? colourAt(from, to, ms, recolourAt(d), recolourMs) : to,
         }),
         done: (node) => rest(node, endOf(d.segments), colour),
       });

@@ -50,7 +50,8 @@ export function createPainter(figure, width, groups) {
 
   /**
    * Play `motion` on the SVG circle `node`: {end (ms), layer (0..2), rim (outline width),
-   * state(ms) → {x, y, r, fill: {r, g, b}}, done(node) writing the final state}, and
+   * state(ms) → {x, y, r, fill: {r, g, b}, alpha (1 if left out)}, done(node) writing
+   * the final state}, and
    * optionally `moved(ms)` (else the node's class says whether it is outlined as moved)
    * and `track` (keep `node.__pos`). Replaces any motion `node` had; with `end` 0
    * (reduced motion) the dot goes straight to the end.
@@ -114,6 +115,7 @@ export function createPainter(figure, width, groups) {
       const ms = Math.min(motion.end, Math.max(0, now - motion.start));
       if (ms < motion.end) moving += 1;
       const dot = {
+        alpha: 1,
         ...motion.state(ms),
         moved: motion.moved ? motion.moved(ms) : node.classList.contains("moved"),
         rim: motion.rim,
@@ -171,10 +173,10 @@ export function createPainter(figure, width, groups) {
     work.words.set(base.words);
   }
 
-  function paintDot(pixels, { x, y, r, fill, moved: outlined }, rim, rows = null) {
+  function paintDot(pixels, { x, y, r, fill, moved: outlined, alpha = 1 }, rim, rows = null) {
     const line = outlined ? MOVED_RIM_WIDTH : rim;
     const colour = outlined ? MOVED_RIM : RIM;
-    drawDot(pixels, x * scale, y * scale, r * scale, fill, line * scale, colour, rows);
+    drawDot(pixels, x * scale, y * scale, r * scale, fill, line * scale, colour, rows, alpha);
   }
 
   /** Write every moving dot's circle where its motion ends, and show the SVG again. */
@@ -259,6 +261,7 @@ function same(a, b) {
     a.y === b.y &&
     a.r === b.r &&
     a.moved === b.moved &&
+    a.alpha === b.alpha &&
     (f === g || (f.r === g.r && f.g === g.g && f.b === g.b))
   );
 }

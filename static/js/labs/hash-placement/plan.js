@@ -4,7 +4,7 @@
  * the new snapshot, the slots, and where things are drawn now.
  */
 
-import { duration } from "../../motion.js";
+import { FADE_MS, duration, reducedMotion } from "../../motion.js";
 import { fractionOf } from "./schemes.js";
 import { applyMoves, layoutBins, slotIndex, slotPoint, withoutShards } from "./slots.js";
 import { segment } from "./timeline.js";
@@ -126,7 +126,8 @@ function timing(moverCount, enters, leaves) {
   const enterMs = duration(enters ? ENTER_MS : 0);
   const staggerMs =
     moverCount > 1 ? duration(Math.min(STAGGER_MAX_MS, STAGGER_TOTAL_MS / (moverCount - 1))) : 0;
-  const flightMs = duration(FLIGHT_MS);
+  // with motion reduced, a flight is a fade in place (timeline.js fadeAt), all at once
+  const flightMs = reducedMotion() ? FADE_MS : FLIGHT_MS;
   const flightStart = enterMs;
   const flightEnd = moverCount
     ? flightStart + staggerMs * (moverCount - 1) + flightMs

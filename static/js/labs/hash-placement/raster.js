@@ -27,8 +27,8 @@ export function copyRows(from, to, region) {
 /**
  * One dot centred at (x, y) with radius `r`, filled with `fill` and outlined (across its
  * edge, as SVG strokes) `rim` wide in `rimColour`; lengths in device pixels, colours
- * {r, g, b} in 0..255. Painted over what is there, anti-aliased by coverage, on the rows
- * of `rows` ({y0, y1}) only when given.
+ * {r, g, b} in 0..255, the whole dot `alpha` opaque (0..1). Painted over what is there,
+ * anti-aliased by coverage, on the rows of `rows` ({y0, y1}) only when given.
  * @param {{words: Uint32Array, width: number, height: number}} pixels
  * @param {number} x
  * @param {number} y
@@ -37,8 +37,9 @@ export function copyRows(from, to, region) {
  * @param {number} rim
  * @param {{r: number, g: number, b: number}} rimColour
  * @param {{y0: number, y1: number} | null} [rows]
+ * @param {number} [alpha]
  */
-export function drawDot(pixels, x, y, r, fill, rim, rimColour, rows = null) {
+export function drawDot(pixels, x, y, r, fill, rim, rimColour, rows = null, alpha = 1) {
   const { words, width, height } = pixels;
   const outer = r + rim / 2;
   const inner = r - rim / 2;
@@ -46,14 +47,14 @@ export function drawDot(pixels, x, y, r, fill, rim, rimColour, rows = null) {
   const x1 = Math.min(width - 1, Math.ceil(x + outer));
   const y0 = Math.max(rows ? rows.y0 : 0, Math.floor(y - outer));
   const y1 = Math.min(rows ? rows.y1 : height - 1, Math.ceil(y + outer));
-  if (x0 > x1 || y0 > y1) return;
+  if (x0 > x1 || y0 > y1 || alpha <= 0) return;
   for (let py = y0; py <= y1; py += 1) {
     const dy = py + 0.5 - y;
     const row = py * width;
     for (let px = x0; px <= x1; px += 1) {
       const dx = px + 0.5 - x;
       const d = Math.sqrt(dx * dx + dy * dy);
-      const cover = clamp(outer - d + 0.5);
+      const cover = clamp(outer - d + 0.5) * alpha;
       if (cover === 0) continue;
       const f = clamp(inner - d + 0.5);
       const red = rimColour.r + (fill.r - rimColour.r) * f;

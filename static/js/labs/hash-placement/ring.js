@@ -6,7 +6,7 @@
 
 import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
-import { duration } from "../../motion.js";
+import { FADE_MS, duration, reducedMotion } from "../../motion.js";
 import { shardColour } from "../../palette.js";
 import {
   BAND_INNER,
@@ -201,6 +201,17 @@ export function createRing(layer, dots, scheme, painter) {
     const to = { ...big, r: DOT_RADIUS };
     const was = node.classList.contains("moved");
     node.__moved = true;
+    if (reducedMotion()) {
+      // no swelling: the key takes its new colour in a cross-fade, where it is
+      const still = { ...d.at, r: DOT_RADIUS, fill: from.fill };
+      return {
+        end: delay + FADE_MS,
+        moved: (ms) => (ms >= delay ? node.__moved === true : was),
+        state: (ms) =>
+          ms < delay ? from : tween(still, to, Math.min(1, (ms - delay) / FADE_MS)),
+        done: (n) => rest(n, to, colour, n.__moved === true),
+      };
+    }
     return {
       end: delay + 2 * half,
       moved: (ms) => (ms >= delay ? node.__moved === true : was),

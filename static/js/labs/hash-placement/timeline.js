@@ -35,6 +35,26 @@ export function positionAt(segments, ms) {
   return point;
 }
 
+/**
+ * Where a point following `segments` is drawn at `ms` when motion is reduced, and how
+ * opaque: {x, y, alpha}. It does not travel: over the segment that moves it (a key's
+ * flight) it fades out where it was and fades in where it lands. Segments that take no
+ * time (every other motion, with motion reduced) jump.
+ */
+export function fadeAt(segments, ms) {
+  let point = segments[0].from;
+  for (const s of segments) {
+    if (ms < s.start) return { ...point, alpha: 1 };
+    if (ms >= s.end) {
+      point = s.to;
+      continue;
+    }
+    const u = (ms - s.start) / (s.end - s.start);
+    return u < 0.5 ? { ...s.from, alpha: 1 - 2 * u } : { ...s.to, alpha: 2 * u - 1 };
+  }
+  return { ...point, alpha: 1 };
+}
+
 /** True when following the segments would move the point at all. */
 export function moves(segments) {
   return segments.some((s) => s.from.x !== s.to.x || s.from.y !== s.to.y);
