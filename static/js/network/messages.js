@@ -197,10 +197,10 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
         const { along, alpha } = flightPlace(progress, still);
         const x = path.x0 + path.dx * along;
         const y = path.y0 + path.dy * along;
-        ctx.globalAlpha = alpha;
+        if (still) ctx.globalAlpha = alpha;
         ctx.drawImage(image.image, Math.round(x * k) - image.x, Math.round(y * k) - image.y);
       }
-      ctx.globalAlpha = 1;
+      if (still) ctx.globalAlpha = 1;
       const stacked = new Map();
       for (const message of held) {
         const key = `${message.from}>${message.to}`;
