@@ -424,10 +424,14 @@ export function createNetworkView(container, options = {}) {
         icon
           .append("path")
           .attr("d", (d) => legendPath(d))
-          .attr("class", (d) => `legend-${d.shape}`)
-          .attr("fill", (d) => (d.shape === "cross" ? "none" : d.colour))
+          .attr("class", (d) => `legend-${d.shape}${d.hollow ? " legend-hollow" : ""}`)
+          .attr("fill", (d) => (d.shape === "cross" ? "none" : d.hollow ? "#fff" : d.colour))
           .attr("stroke", (d) =>
-            d.shape === "cross" ? d.colour : d.shape === "held" ? "#1b1f24" : "#fff",
+            d.shape === "cross" || d.hollow
+              ? d.colour
+              : d.shape === "held"
+                ? "#1b1f24"
+                : "#fff",
           );
         li.append("span").text((d) => d.label);
         return li;

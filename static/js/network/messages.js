@@ -11,7 +11,7 @@
  */
 
 import { reducedMotion } from "../motion.js";
-import { LOST_COLOUR, traceShape } from "./styles.js";
+import { HOLLOW_RIM, LOST_COLOUR, traceShape } from "./styles.js";
 import { messagePath } from "./layout.js";
 
 const DOT_RADIUS = 6;
@@ -75,7 +75,7 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
    * canvas pixels per unit; `x`, `y` are where the dot's centre falls in the image.
    */
   function sprite(style, outline, width, text, k) {
-    const key = `${style.shape} ${style.colour} ${outline} ${width} ${text}`;
+    const key = `${style.shape} ${style.hollow} ${style.colour} ${outline} ${width} ${text}`;
     let found = sprites.get(key);
     if (!found) {
       if (sprites.size >= MAX_SPRITES) sprites.clear();
@@ -97,6 +97,12 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
       c.lineWidth = width;
       c.strokeStyle = outline;
       c.stroke();
+      if (style.hollow) {
+        // a white inside within a rim of the colour (the outline stays around it)
+        traceShape(c, style.shape, 0, 0, DOT_RADIUS - HOLLOW_RIM);
+        c.fillStyle = "#ffffff";
+        c.fill();
+      }
       if (text) caption(c, text, 0, 0);
       found = { image, x, y };
       sprites.set(key, found);

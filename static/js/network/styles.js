@@ -1,12 +1,14 @@
 /**
- * How a message kind looks: a colour and a shape, so kinds differ by more than colour.
- * A lab passes its own `{kind: {label, colour, shape}}`; unknown kinds get a stable style
- * from their name.
+ * How a message kind looks: a colour, a shape and a fill (solid, or `hollow`: a white
+ * inside and a thick rim in the colour), so that no two kinds of a lab differ by colour
+ * alone. A lab passes its own `{kind: {label, colour, shape, hollow?}}`; unknown kinds get
+ * a stable style from their name.
  */
 
 import { t } from "../i18n.js";
 
-export const SHAPES = ["circle", "square", "diamond", "triangle"];
+export const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
+export const HOLLOW_RIM = 2.2; // a hollow shape's rim, in the drawing's units
 // Okabe-Ito, dark enough to read as a dot on white
 const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#332288", "#882255"];
 
@@ -16,13 +18,16 @@ export const LOST_COLOUR = "#a3161a";
 export function createKindStyles(kinds = {}) {
   const cache = new Map();
   return function styleOf(kind) {
-    if (kinds[kind]) return { label: kind, colour: COLOURS[0], shape: "circle", ...kinds[kind] };
+    if (kinds[kind]) {
+      return { label: kind, colour: COLOURS[0], shape: "circle", hollow: false, ...kinds[kind] };
+    }
     if (!cache.has(kind)) {
       const hash = stableHash(String(kind));
       cache.set(kind, {
         label: kind,
         colour: COLOURS[hash % COLOURS.length],
         shape: SHAPES[Math.floor(hash / COLOURS.length) % SHAPES.length],
+        hollow: Math.floor(hash / COLOURS.length / SHAPES.length) % 2 === 1,
       });
     }
     return cache.get(kind);
@@ -54,6 +59,9 @@ export function traceShape(ctx, shape, x, y, r) {
     ctx.lineTo(x + r * 1.05, y + r * 0.75);
     ctx.lineTo(x - r * 1.05, y + r * 0.75);
     ctx.closePath();
+  } else if (shape === "hexagon") {
+    for (const [dx, dy] of hexagon(r)) ctx.lineTo(x + dx, y + dy);
+    ctx.closePath();
   } else {
     ctx.arc(x, y, r, 0, 2 * Math.PI);
   }
@@ -72,6 +80,11 @@ export function shapePath(shape, r) {
   if (shape === "triangle") {
     return `M0,${-r * 1.15}L${r * 1.05},${r * 0.75}L${-r * 1.05},${r * 0.75}Z`;
   }
+  if (shape === "hexagon") {
+    return `M${hexagon(r)
+      .map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`)
+      .join("L")}Z`;
+  }
   return `M${r},0A${r},${r} 0 1,1 ${-r},0A${r},${r} 0 1,1 ${r},0Z`;
 }
 
@@ -84,4 +97,13 @@ export function legendEntries(styleOf, declared, seen, { held = false } = {}) {
   if (held)
     entries.push({ key: "held", label: t("held at a cut"), colour: "#4a525c", shape: "held" });
   return entries;
+}
+
+/** A hexagon's corners around 0,0, flat side up, as wide as a circle of radius `r`. */
+function hexagon(r) {
+  const s = r * 1.08;
+  return [0, 1, 2, 3, 4, 5].map((i) => {
+    const a = (Math.PI / 3) * i;
+    return [s * Math.cos(a), s * Math.sin(a)];
+  });
 }

@@ -2,18 +2,27 @@
 
 import { fmt, joinNames, num, t, tn } from "../../i18n.js";
 
-/** Message kinds: colour and shape, so they differ by more than colour. */
+/**
+ * Message kinds: colour, shape and fill, so that no two differ by colour alone (a test
+ * keeps it so): a refusal is a hollow promise, a release a hollow commit, a read
+ * request a hollow reply.
+ */
 export function messageKinds() {
   return {
     replicate: { label: t("new version (answer anyway)"), colour: "#0072B2", shape: "circle" },
     prepare: { label: t("asks for a promise"), colour: "#E69F00", shape: "diamond" },
     ack: { label: t("promise"), colour: "#009E73", shape: "triangle" },
-    nack: { label: t("refusal"), colour: "#D55E00", shape: "triangle" },
+    nack: { label: t("refusal"), colour: "#D55E00", shape: "triangle", hollow: true },
     commit: { label: t("commit (majority reached)"), colour: "#0072B2", shape: "square" },
-    release: { label: t("release a promise"), colour: "#6b7380", shape: "square" },
-    read: { label: t("read request"), colour: "#F0E442", shape: "diamond" },
-    read_reply: { label: t("reply with the copy"), colour: "#56B4E9", shape: "square" },
-    sync: { label: t("versions exchanged after healing"), colour: "#CC79A7", shape: "circle" },
+    release: { label: t("release a promise"), colour: "#6b7380", shape: "square", hollow: true },
+    read: { label: t("read request"), colour: "#8f7300", shape: "hexagon", hollow: true },
+    read_reply: { label: t("reply with the copy"), colour: "#56B4E9", shape: "hexagon" },
+    sync: {
+      label: t("versions exchanged after healing"),
+      colour: "#CC79A7",
+      shape: "circle",
+      hollow: true,
+    },
   };
 }
 

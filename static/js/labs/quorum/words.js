@@ -2,16 +2,19 @@
 
 import { fmt, joinNames, num, t } from "../../i18n.js";
 
-/** Message kinds: colour and shape, so they differ by more than colour. */
+/**
+ * Message kinds: colour, shape and fill, so that no two differ by colour alone (a test
+ * keeps it so). The hint's are the write's and acknowledgement's shapes, hollow.
+ */
 export function messageKinds() {
   return {
     write: { label: t("write"), colour: "#0072B2", shape: "circle" },
     ack: { label: t("acknowledgement"), colour: "#009E73", shape: "triangle" },
     read: { label: t("read request"), colour: "#E69F00", shape: "diamond" },
     reply: { label: t("reply with a version"), colour: "#56B4E9", shape: "square" },
-    repair: { label: t("read repair"), colour: "#D55E00", shape: "diamond" },
-    hint: { label: t("hinted handoff"), colour: "#CC79A7", shape: "circle" },
-    hint_ack: { label: t("hint received"), colour: "#882255", shape: "triangle" },
+    repair: { label: t("read repair"), colour: "#D55E00", shape: "hexagon" },
+    hint: { label: t("hinted handoff"), colour: "#CC79A7", shape: "circle", hollow: true },
+    hint_ack: { label: t("hint received"), colour: "#882255", shape: "triangle", hollow: true },
   };
 }
 
