@@ -7,6 +7,8 @@ the canvas draws each moving key: `__drawn`, set by painter.js), with the same p
 without the setting as the control, so the test fails if the probe sees nothing.
 """
 
+from contextlib import contextmanager
+
 import pytest
 from playwright.sync_api import expect
 
@@ -51,20 +53,30 @@ async (scheme) => {
 """
 
 
-def run_change(browser, url, reduced: bool):
+@contextmanager
+def lab_page(browser, url, path, reduced: bool, init_script: str = ""):
+    """A connected lab page in a context with or without reduced motion."""
     context = browser.new_context(
         viewport={"width": 1280, "height": 900},
         reduced_motion="reduce" if reduced else "no-preference",
     )
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     try:
-        page.goto(f"{url}/labs/hash-placement/?seed=5")
-        status = page.locator("#connection-status")
-        expect(status).to_have_attribute("data-state", "open")
-        expect(page.locator('article[data-scheme="mod"] g.bin')).to_have_count(4)
-        return page.evaluate(SAMPLE_JS, "mod")
+        page.goto(f"{url}{path}")
+        expect(page.locator("#connection-status")).to_have_attribute(
+            "data-state", "open"
+        )
+        yield page
     finally:
         context.close()
+
+
+def run_change(browser, url, reduced: bool):
+    with lab_page(browser, url, "/labs/hash-placement/?seed=5", reduced) as page:
+        expect(page.locator('article[data-scheme="mod"] g.bin')).to_have_count(4)
+        return page.evaluate(SAMPLE_JS, "mod")
 
 
 def test_with_motion_reduced_a_moving_key_fades_and_never_travels(
@@ -107,24 +119,14 @@ RECORD_DRAWS = """
 
 
 def message_draws(browser, url, reduced: bool):
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900},
-        reduced_motion="reduce" if reduced else "no-preference",
-    )
-    context.add_init_script(RECORD_DRAWS)
-    page = context.new_page()
-    try:
-        page.goto(f"{url}/labs/quorum/?seed=3")
-        status = page.locator("#connection-status")
-        expect(status).to_have_attribute("data-state", "open")
+    path = "/labs/quorum/?seed=3"
+    with lab_page(browser, url, path, reduced, RECORD_DRAWS) as page:
         expect(page.locator("#stage .net-node")).to_have_count(3)
         page.locator('form[data-action="write"] button[type="submit"]').click()
         # the write's messages go out and come back (15-60 ms each, at 1/20x)
         page.wait_for_function("() => globalThis.__messageDraws.length > 0")
         page.wait_for_timeout(2500)
         return page.evaluate("() => globalThis.__messageDraws")
-    finally:
-        context.close()
 
 
 def test_with_motion_reduced_messages_fade_at_the_ends_of_their_link(
