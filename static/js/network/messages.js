@@ -32,7 +32,7 @@ const STILL_FAINTEST = 0.2;
  * and how opaque: {along, alpha}. Moving, it travels; with motion reduced it fades out
  * at one end and in at the other.
  */
-export function flightPlace(progress, still) {
+function flightPlace(progress, still) {
   if (!still) return { along: progress, alpha: 1 };
   const alpha = Math.max(STILL_FAINTEST, Math.abs(1 - 2 * progress));
   return { along: progress < 0.5 ? STILL_ENDS[0] : STILL_ENDS[1], alpha };
