@@ -6,6 +6,7 @@ the room, loads it from the last checkpoint and the log after it, and says so in
 log; its hello carries the digest a's last frame did.
 """
 
+import asyncio
 import re
 
 import psycopg
@@ -29,6 +30,20 @@ def checkpoint_rows(database_url: str, room_id: str) -> tuple[int, int]:
     return checkpoints, parts
 
 
+async def settled_rows(database_url: str, room_id: str) -> tuple[int, int]:
+    """`checkpoint_rows` once it has not changed for half a second (at most 10 s)."""
+    rows = checkpoint_rows(database_url, room_id)
+    same_since = 0
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        now = checkpoint_rows(database_url, room_id)
+        same_since = same_since + 1 if now == rows else 0
+        rows = now
+        if same_since >= 5:
+            break
+    return rows
+
+
 async def test_a_room_loads_on_another_process_from_its_stored_checkpoints(
     cluster_env, database_url
 ):
@@ -47,7 +62,9 @@ async def test_a_room_loads_on_another_process_from_its_stored_checkpoints(
             await first.send(type="action", ref=f"r{i}", action=action, args=args)
             await first.next("frame", lambda f, i=i: f["ref"] == f"r{i}")
         last = first.frames[-1]
-        checkpoints, parts = checkpoint_rows(database_url, room)
+        # a room stores its checkpoints after it has sent the frame (in a thread): the
+        # last one may still be on its way
+        checkpoints, parts = await settled_rows(database_url, room)
         assert checkpoints >= 5, (checkpoints, a.log())
         assert parts >= 1  # the key set, stored once for all of them
 
