@@ -29,7 +29,7 @@ export function fitToRoom(box, aspect = 1) {
     const value = `${Math.max(0, Math.floor(width * 100) / 100)}px`;
     if (value === shown) return;
     shown = value;
-    box.style.setProperty("--fit-width", value);
+    /** @type {HTMLElement | null} */ (box.firstElementChild)?.style.setProperty("--fit-width", value);
   }
 
   const observer = new ResizeObserver(([entry]) => {

@@ -67,7 +67,9 @@ export function createSpotlight({ card, avoid }) {
       ring.hidden = true;
       return;
     }
-    element.setAttribute("data-tour-highlight", kind);
+    if (element.getAttribute("data-tour-highlight") !== kind) {
+      element.setAttribute("data-tour-highlight", kind);
+    }
     const box = element.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) {
       ring.hidden = true;
@@ -91,10 +93,14 @@ export function createSpotlight({ card, avoid }) {
     return where?.link ? aroundMiddle(box) : padded(box, RING_PAD_PX);
   }
 
+  // Placed just after a frame has been drawn, when the layout is up to date: reading the
+  // target's box then costs nothing. Read inside a frame's callbacks, it would lay the
+  // page out there and then, and again after the callbacks that follow it (a lab's
+  // animation) have changed it: two layouts of the whole page in every frame it runs.
   function soon() {
     if (queued || !where) return;
     queued = true;
-    requestAnimationFrame(place);
+    requestAnimationFrame(() => setTimeout(place, 0));
   }
 
   const resized = new ResizeObserver(soon);

@@ -56,9 +56,10 @@ export function createCardMetrics(container, details = null) {
   }
 
   function showMoved(numbers, total) {
-    const changed = numbers.moved > 0;
     countUp(movedNumber, numbers.moved_fraction);
-    const label = changed
+    // "0 of 1,000" too, not a shorter sentence: the label keeps its length (and its number
+    // of lines) from the first change on, so the drawing above it keeps its size
+    const label = total
       ? fmt(t("of the keys moved in the last change: %(moved)s of %(total)s"), {
           moved: num(numbers.moved),
           total: num(total),
@@ -101,7 +102,8 @@ export function createCardMetrics(container, details = null) {
  * the width of its box would lay the whole card out again, and with it the card's
  * drawing (its SVGs, in their size container), in every frame of the count. While it
  * counts, the box is as wide as the wider of the two ends; when it has arrived, as wide
- * as the number it shows.
+ * as the number it shows. (The label sits under the number, not beside it: its width,
+ * and so its lines and the room left to the drawing, never depend on the number's.)
  */
 function countUp(node, fraction) {
   const from = node.__fraction ?? 0;
