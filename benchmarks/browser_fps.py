@@ -78,11 +78,11 @@ async ({action, args}) => {
     const field = document.getElementById(`field-${action}-${name}`);
     field.value = String(value);
   }
-  // A d3 transition still scheduled, or dots still drawn on a card's canvas (its SVG
-  // groups are transparent meanwhile).
+  // A d3 transition still scheduled, or dots still moving on a card's canvas (its
+  // painter marks the figure meanwhile: painter.js).
   const animating = () => {
     for (const el of stage.querySelectorAll("svg *")) if (el.__transition) return true;
-    return stage.querySelector(".card-front g[style*=opacity]") !== null;
+    return [...stage.querySelectorAll(".card-figure")].some((figure) => figure.__painting);
   };
   // A card's drawing shrinks back (a new viewBox) a moment after its motion: the window
   // runs until that has been drawn too.
@@ -124,7 +124,9 @@ async ({action, args}) => {
   running = false;
   const perCard = {};
   for (const card of document.querySelectorAll("article.scheme-card")) {
-    const moved = card.querySelectorAll(".bin-dots circle.moved");
+    // (the key dots' circles are a record in an inert template: card.js)
+    const record = card.querySelector("template.dot-record").content;
+    const moved = record.querySelectorAll(".bin-dots circle.moved");
     perCard[card.dataset.scheme] = moved.length;
   }
   return {start, framed, end, frames, perCard};

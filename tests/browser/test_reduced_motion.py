@@ -19,10 +19,12 @@ pytestmark = pytest.mark.browser
 SAMPLE_JS = """
 async (scheme) => {
   const card = document.querySelector(`article[data-scheme="${scheme}"]`);
+  // the key dots' circles: a record in an inert template (card.js), drawn on a canvas
+  const record = card.querySelector("template.dot-record").content;
   const seen = new Map();
   let running = true;
   const sample = () => {
-    for (const node of card.querySelectorAll(".bin-dots circle")) {
+    for (const node of record.querySelectorAll(".bin-dots circle")) {
       const dot = node.__drawn;
       if (!dot) continue;
       if (!seen.has(node)) seen.set(node, {places: new Set(), alphas: []});
@@ -39,7 +41,7 @@ async (scheme) => {
     const started = performance.now();
     const poll = setInterval(() => {
       const bins = card.querySelectorAll("g.bin").length;
-      const dots = [...card.querySelectorAll(".bin-dots circle")];
+      const dots = [...record.querySelectorAll(".bin-dots circle")];
       const moving = dots.some((n) => n.__drawn);
       if ((bins === 5 && seen.size && !moving) || performance.now() - started > 8000) {
         clearInterval(poll);

@@ -15,7 +15,7 @@ import { colourAt, remember, rememberMoved, rgbOf } from "./painter.js";
 /** @import { DrawnDot } from "./timeline.js" */
 import { changedGoals, endOf, fadeAt, moves, positionAt, run, segment } from "./timeline.js";
 
-/** The outline of a bin dot (app.css: .bin-dots circle), for the painter. */
+/** The outline of a bin dot, for the painter. */
 export const BIN_DOT_RIM = 0.6;
 
 const FLAME =

@@ -9,7 +9,8 @@ import { fmt, num, t } from "../../i18n.js";
 import { fitToRoom } from "../../stage-fit.js";
 import { BIN_DOT_RIM, createBins } from "./bins.js";
 import { createCardMetrics } from "./card-metrics.js";
-import { RING_BOTTOM, WIDTH } from "./geometry.js";
+import { DOT_RADIUS, RING_BOTTOM, WIDTH } from "./geometry.js";
+import { createDotHover } from "./hover.js";
 import { drawLookup, lookupSentence } from "./lookup.js";
 import { createPainter } from "./painter.js";
 import { planChange, planFresh } from "./plan.js";
@@ -43,16 +44,20 @@ export function createCard(parent, scheme, numbersParent = null) {
   const explain = /** @type {HTMLElement} */ (article.querySelector(".explain"));
   const lookupText = /** @type {HTMLElement} */ (article.querySelector(".lookup-text"));
   const fit = fitToRoom(/** @type {HTMLElement} */ (article.querySelector(".card-fit")));
-  // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the key
-  // dots in the front SVG, the canvas that stands in for the dots while they move
-  // (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
+  // Stacked layers with one viewBox: the table (band, ticks, bins) in the back SVG, the
+  // canvas that draws the key dots (painter.js), and a looked-up key's path on top. The table rarely changes and the dots
   // move every frame; keeping them apart spares the browser repainting the table.
   const figure = d3.select(article.querySelector(".card-figure"));
   const back = figure.append("svg").attr("class", "card-svg card-back").attr("role", "img");
-  const front = figure
-    .append("svg")
-    .attr("class", "card-svg card-front")
-    .attr("aria-hidden", "true");
+  // The key dots' circles are a record, not a drawing: they live in an inert template
+  // (no style, layout or paint whatever is written to them) and the canvas draws them.
+  const record = document.createElement("template");
+  record.className = "dot-record";
+  figure.node()?.append(record);
+  const inert = record.content.ownerDocument;
+  const front = d3.select(inert.createElementNS("http://www.w3.org/2000/svg", "svg"));
+  record.content.append(/** @type {SVGSVGElement} */ (front.node()));
+  front.attr("class", "card-front");
   const ringDots = front.append("g").attr("class", "ring-dots");
   const binDots = front.append("g").attr("class", "bin-dots");
   const painter = createPainter(figure.node(), WIDTH, [
@@ -68,6 +73,12 @@ export function createCard(parent, scheme, numbersParent = null) {
   const ring = createRing(back.append("g").attr("class", "ring-layer"), ringDots, scheme, painter);
   const bins = createBins(back.append("g").attr("class", "bins-layer"), binDots, painter);
   const overlay = over.append("g").attr("class", "lookup-layer");
+  const hover = createDotHover(
+    /** @type {HTMLElement} */ (figure.node()),
+    back,
+    ringDots,
+    DOT_RADIUS,
+  );
   /** @type {HTMLElement | null} */
   let numbers = null;
   if (numbersParent) {
@@ -216,6 +227,7 @@ export function createCard(parent, scheme, numbersParent = null) {
     destroy() {
       shrinkTimer?.cancel();
       fit.destroy();
+      hover.destroy();
       painter.destroy();
       svgs.selectAll("*").interrupt();
       article.remove();

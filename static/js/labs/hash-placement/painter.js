@@ -1,18 +1,21 @@
 /**
- * A card's key dots while a change plays, painted on a canvas laid over the SVG. For the
- * length of the animation the SVG dot groups are made transparent (one style change each,
- * not one per dot) and every dot is drawn here, in one requestAnimationFrame callback: the
- * dots at rest once into a base image, the moving ones over it each frame. Software
- * rendering cannot restyle, lay out and repaint hundreds of SVG circles sixty times a
- * second; it can redraw one canvas. The SVG circles stay the keyed record of every dot
- * (data, title, class): a moving dot's circle is written once, when the last motion of
- * the card has ended, and the groups are shown again in that same frame.
+ * A card's key dots, painted on a canvas laid over the SVG, at rest and while a change
+ * plays: every dot is drawn here, in one requestAnimationFrame callback, the dots at rest
+ * once into a base image and the moving ones over it each frame. Software rendering
+ * cannot restyle, lay out and repaint hundreds of SVG circles sixty times a second; it can
+ * redraw one canvas. The SVG circles stay the keyed record of every dot (data, title,
+ * class), in an inert template (card.js), never rendered: nothing written to them costs
+ * style, layout or paint, not even when a new view box rescales the drawing (hover.js
+ * gives the pointer the ring dots' titles). A moving dot's circle is written once, when
+ * the last motion of the card has ended, and the canvas draws the card at rest in that
+ * same frame.
  */
 
 import d3 from "d3";
 import { copyRows, createPixels, drawDot } from "./raster.js";
 
-// The dots' outline as app.css draws it (.ring-dots/.bin-dots circle, and .moved).
+// The dots' outline: white, and dark for a key that moved in the last change (the
+// legend's dots, app.css .legend-dot, show the same two).
 const RIM = d3.rgb("#ffffff");
 const MOVED_RIM = d3.rgb("#1b1f24");
 const MOVED_RIM_WIDTH = 1.1;
@@ -22,9 +25,11 @@ const MAX_RATIO = 2;
 const LAYERS = 3;
 
 /**
- * A canvas over `figure` whose user units are the SVGs' (`width` across), standing in for
- * the circles of `groups` ([{node, rim}]: SVG groups in drawing order, and the outline width
- * of their dots) while they move. Returns {animate, drawn, stop, refresh, fit, destroy}.
+ * A canvas over `figure` whose user units are the SVGs' (`width` across), drawing the
+ * circles of `groups` ([{node, rim}]: SVG groups in drawing order, and the outline width
+ * of their dots). Returns
+ * {animate, drawn, stop, refresh, fit, destroy}; `figure.__painting` is true while dots
+ * move.
  */
 export function createPainter(figure, width, groups) {
   const canvas = document.createElement("canvas");
@@ -36,7 +41,6 @@ export function createPainter(figure, width, groups) {
   let base = null; // the dots at rest
   let work = null; // base + the moving dots, as on the canvas
   let stale = true;
-  let hidden = false;
   let scale = 1;
   let box = null;
   let frame = 0;
@@ -44,7 +48,7 @@ export function createPainter(figure, width, groups) {
     box = entry.contentRect;
     if (base && base.width === pixelsAcross() && base.height === pixelsDown()) return;
     base = null;
-    if (motions.size) request();
+    request();
   });
   observer.observe(figure);
 
@@ -89,16 +93,21 @@ export function createPainter(figure, width, groups) {
     box = { width: box.width, height: (box.width * height) / width };
     if (base && base.width === pixelsAcross() && base.height === pixelsDown()) return;
     // A canvas of a new size lays the card out again: resized now, with the SVGs, it costs
-    // one layout, not one more in the next frame. (While it stands in for the dots, it
-    // is resized and painted again together, in its next frame.)
-    if (hidden) base = null;
-    else resize();
-    if (motions.size) request();
+    // one layout, not one more in the next frame. It is drawn at once at its new size: a
+    // frame of the old image stretched to the new box would show.
+    resize();
+    if (base) {
+      drawResting();
+      context.putImageData(base.image, 0, 0);
+      stale = true;
+    }
+    request();
   }
 
-  /** The SVG changed under a running animation: draw the dots at rest afresh. */
+  /** The SVG circles changed: draw the dots at rest afresh (in the next frame). */
   function refresh() {
     stale = true;
+    request();
   }
 
   function request() {
@@ -127,13 +136,14 @@ export function createPainter(figure, width, groups) {
       if (motion.track) node.__pos = { x: dot.x, y: dot.y };
       dots.push(dot);
     }
-    // Dots that have arrived wait on the canvas until the last one has: the SVG is then
-    // written in one go, not a few circles every frame (each costs a relayout).
+    // Dots that have arrived wait on the canvas until the last one has: their circles are
+    // then written in one go, and the card at rest drawn once. (With no room to draw in,
+    // the circles are written at once; the canvas draws them when it has a size.)
     if (!moving || !base) {
       settle();
       return;
     }
-    hide(true);
+    figure.__painting = true;
     if (stale) {
       drawResting();
       dirty = { y0: 0, y1: work.height - 1 };
@@ -179,24 +189,16 @@ export function createPainter(figure, width, groups) {
     drawDot(pixels, x * scale, y * scale, r * scale, fill, line * scale, colour, rows, alpha);
   }
 
-  /** Write every moving dot's circle where its motion ends, and show the SVG again. */
+  /** Write every moving dot's circle where its motion ends, and draw the card at rest. */
   function settle() {
     for (const [node, motion] of [...motions]) {
       stop(node);
       motion.done(node);
     }
-    hide(false);
-    context.clearRect(0, 0, canvas.width, canvas.height);
-    stale = true;
-  }
-
-  function hide(yes) {
-    if (hidden === yes) return;
-    hidden = yes;
-    for (const { node } of groups) {
-      if (yes) node.style.opacity = "0";
-      else node.style.removeProperty("opacity");
-    }
+    figure.__painting = false;
+    if (!base || !stale) return;
+    drawResting();
+    context.putImageData(base.image, 0, 0);
   }
 
   function ratio() {
@@ -234,7 +236,6 @@ export function createPainter(figure, width, groups) {
       frame = 0;
       observer.disconnect();
       motions.clear();
-      hide(false);
       canvas.remove();
     },
   };

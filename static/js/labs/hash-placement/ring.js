@@ -28,7 +28,7 @@ import { changedGoals } from "./timeline.js";
 const MIN_LETTER_SPAN = 0.045;
 const PULSE_MS = 650;
 const PLACE_MS = 700;
-/** The outline of a ring dot (app.css: .ring-dots circle), for the painter. */
+/** The outline of a ring dot, for the painter. */
 export const RING_DOT_RIM = 0.7;
 
 /**
