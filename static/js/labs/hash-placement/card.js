@@ -236,10 +236,10 @@ export function createCard(parent, scheme, numbersParent = null) {
   };
 }
 
-// The cards' drawings shrink back once their keys have landed. A new size lays every card
-// out again, so the shrinks of one change are made together, when the last card's is due
-// (the three cards start a change a frame or a few apart, and end alike; a drawing at
-// rest that keeps its taller box a moment longer looks just the same).
+// The cards' drawings shrink back once their keys have landed. The shrinks of one change
+// are made when the last card's is due (the three cards start a change a frame or a few
+// apart, and end alike; a drawing at rest that keeps its taller box a moment longer looks
+// just the same), one card an animation frame: each redraws its canvas at the new size.
 const SHRINK_GROUP_MS = 1000; // shrinks asked for this close together are one group
 let shrinkGroup = null; // {since, due, shrinks: Set, timer}
 
@@ -256,7 +256,15 @@ function shrinkLater(shrink, ms) {
   group.timer = setTimeout(
     () => {
       if (shrinkGroup === group) shrinkGroup = null;
-      for (const run of group.shrinks) run();
+      const queue = [...group.shrinks];
+      const next = () => {
+        const run = queue.shift();
+        if (!run) return;
+        // (a shrink cancelled meanwhile, by a newer change, is skipped)
+        if (group.shrinks.has(run)) run();
+        requestAnimationFrame(next);
+      };
+      requestAnimationFrame(next);
     },
     Math.max(0, group.due - now),
   );
