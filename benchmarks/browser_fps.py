@@ -82,7 +82,8 @@ async ({action, args}) => {
   // painter marks the figure meanwhile: painter.js).
   const animating = () => {
     for (const el of stage.querySelectorAll("svg *")) if (el.__transition) return true;
-    return [...stage.querySelectorAll(".card-figure")].some((figure) => figure.__painting);
+    const figures = [...stage.querySelectorAll(".card-figure")];
+    return figures.some((figure) => figure.__painting);
   };
   // A card's drawing shrinks back (a new viewBox) a moment after its motion: the window
   // runs until that has been drawn too.

@@ -1,0 +1,308 @@
+"""Range placement: contiguous slices of the sorted key space, each on one shard.
+
+The boundary table maps a key to the slice whose start is the greatest start not above
+the key, and the slice to its shard. The first slice starts at "" (the start of the key
+space) and the last runs to the end of it, so every key has exactly one slice. A slice
+splits in two when it grows past the threshold of the table's policy:
+
+- by size: more keys than `max_keys` (CockroachDB splits ranges above 512 MiB); it
+  splits at its median key;
+- by load: more writes in one window of `window_ms` than `max_writes` (CockroachDB's
+  load-based splitting at 2,500 queries a second); it splits at the median of the keys
+  written in that window, so each half took about half of the window's writes.
+
+A split never moves data: both halves stay on the slice's shard, and the new half waits
+to be moved (`pending`), as MongoDB chunks and Bigtable tablets are split first and
+balanced later. `rebalance()` moves each waiting half to the shard least loaded by the
+policy's measure. Pure and deterministic: sorted containers and lists, no sets of
+strings iterated, no clock (times are the stream's own).
+"""
+
+from dataclasses import dataclass, field
+
+from sortedcontainers import SortedDict, SortedList
+
+from simulators.engine.declaration import ActionError
+from simulators.engine.i18n import gettext_noop as _
+
+POLICIES = ("size", "load")
+KEY_SPACE_START = ""
+# the window writes a load split looks back over, at most (it holds the whole window up
+# to twice the threshold; a slice whose writes all hit one key cannot split)
+MAX_RECENT_FACTOR = 2
+
+
+@dataclass
+class Slice:
+    """One contiguous slice of the key space: [start, next slice's start)."""
+
+    id: int
+    start: str
+    shard: str
+    keys: SortedList = field(default_factory=SortedList)
+    window: int = -1  # which window of `window_ms` the write counts belong to
+    writes: int = 0  # writes in that window
+    recent: list[str] = field(default_factory=list)  # the keys written in it
+
+
+class RangeTable:
+    """Slices of the sorted key space on `shards`, split by `policy`."""
+
+    def __init__(
+        self,
+        shards: list[str],
+        *,
+        policy: str = "size",
+        max_keys: int = 1_000,
+        max_writes: int = 2_500,
+        window_ms: int = 1_000,
+    ) -> None:
+        if not shards:
+            raise ActionError("no_shards", _("a table needs at least one shard"))
+        if policy not in POLICIES:
+            raise ActionError(
+                "bad_policy", _("no split policy named %(policy)r"), policy=policy
+            )
+        self.shards = list(shards)
+        self.policy = policy
+        self.max_keys = max_keys
+        self.max_writes = max_writes
+        self.window_ms = window_ms
+        self.slices: SortedDict = SortedDict()  # start -> Slice
+        self._next_id = 1
+        first = Slice(0, KEY_SPACE_START, self.shards[0])
+        self.slices[KEY_SPACE_START] = first
+        self.pending: list[int] = []  # ids of split-off halves not yet moved
+
+    # ----- reading the table ---------------------------------------------------------
+    def slice_of(self, key: str) -> Slice:
+        """The slice that holds `key`."""
+        index = self.slices.bisect_right(key) - 1
+        return self.slices.peekitem(index)[1]
+
+    def by_id(self, slice_id: int) -> Slice:
+        """The slice with id `slice_id`, or ActionError."""
+        for piece in self.slices.values():
+            if piece.id == slice_id:
+                return piece
+        raise ActionError("no_slice", _("there is no slice %(slice)s"), slice=slice_id)
+
+    def shard_of(self, key: str) -> str:
+        """Where `key` lives: its slice's shard."""
+        return self.slice_of(key).shard
+
+    def boundaries(self) -> list[dict]:
+        """The boundary table in key order (end None: the end of the key space)."""
+        pieces = list(self.slices.values())
+        rows = []
+        for i, piece in enumerate(pieces):
+            end = pieces[i + 1].start if i + 1 < len(pieces) else None
+            rows.append(
+                {
+                    "id": piece.id,
+                    "start": piece.start,
+                    "end": end,
+                    "shard": piece.shard,
+                    "keys": len(piece.keys),
+                    "writes": piece.writes,
+                }
+            )
+        return rows
+
+    def keys_per_shard(self) -> dict[str, int]:
+        """How many keys each shard holds, every shard named."""
+        counts = dict.fromkeys(self.shards, 0)
+        for piece in self.slices.values():
+            counts[piece.shard] += len(piece.keys)
+        return counts
+
+    def writes_per_shard(self) -> dict[str, int]:
+        """Writes each shard took in its slices' current windows."""
+        counts = dict.fromkeys(self.shards, 0)
+        for piece in self.slices.values():
+            counts[piece.shard] += piece.writes
+        return counts
+
+    def range_query(self, low: str, high: str) -> list[Slice]:
+        """The slices a query for keys low…high (both included) reads, in key order."""
+        if low > high:
+            raise ActionError(
+                "reversed_range",
+                _("the range starts after it ends: %(low)s > %(high)s"),
+                low=low,
+                high=high,
+            )
+        first = self.slices.bisect_right(low) - 1
+        last = self.slices.bisect_right(high) - 1
+        return [self.slices.peekitem(i)[1] for i in range(first, last + 1)]
+
+    # ----- changing it ---------------------------------------------------------------
+    def insert(self, key: str, at_ms: int) -> list[dict]:
+        """Write `key` at `at_ms`: counted as load, kept once, split past the policy."""
+        piece = self.slice_of(key)
+        window = at_ms // self.window_ms
+        if piece.window != window:
+            piece.window = window
+            piece.writes = 0
+            piece.recent = []
+        piece.writes += 1
+        if len(piece.recent) < MAX_RECENT_FACTOR * self.max_writes:
+            piece.recent.append(key)
+        if key not in piece.keys:
+            piece.keys.add(key)
+        at = self._split_point(piece)
+        if at is None:
+            return []
+        return [self._split(piece, at)]
+
+    def split_now(self, slice_id: int) -> dict:
+        """Split a slice at its median key (the "split now" button)."""
+        piece = self.by_id(slice_id)
+        at = _median_split(piece.keys, piece.start)
+        if at is None:
+            raise ActionError(
+                "cannot_split",
+                _(
+                    "slice %(slice)s has fewer than two different keys: "
+                    "nothing to split"
+                ),
+                slice=slice_id,
+            )
+        return self._split(piece, at)
+
+    def move(self, slice_id: int, shard: str) -> dict:
+        """Move one slice, with its keys, to `shard`."""
+        if shard not in self.shards:
+            raise ActionError("no_shard", _("there is no shard %(shard)s"), shard=shard)
+        piece = self.by_id(slice_id)
+        event = {
+            "type": "slice_moved",
+            "slice": piece.id,
+            "from": piece.shard,
+            "to": shard,
+            "keys": len(piece.keys),
+        }
+        piece.shard = shard
+        if piece.id in self.pending:
+            self.pending.remove(piece.id)
+        return event
+
+    def rebalance(self) -> list[dict]:
+        """Move every split-off half still waiting to the least-loaded shard."""
+        events = []
+        for slice_id in list(self.pending):
+            piece = self.by_id(slice_id)
+            target = self._least_loaded(exclude=None)
+            if target == piece.shard:
+                self.pending.remove(slice_id)
+                continue
+            events.append(self.move(slice_id, target))
+        return events
+
+    def add_shard(self, shard: str) -> list[dict]:
+        """Add an empty shard: slices move to it from the fullest shards."""
+        if shard in self.shards:
+            raise ActionError(
+                "shard_exists", _("shard %(shard)s exists already"), shard=shard
+            )
+        self.shards.append(shard)
+        events = []
+        share = sum(self._load(p) for p in self.slices.values()) / len(self.shards)
+        while True:
+            loads = self._loads()
+            donor = max(self.shards, key=lambda s: (loads[s], -self.shards.index(s)))
+            candidates = [
+                p
+                for p in self.slices.values()
+                if p.shard == donor and self._load(p) > 0
+            ]
+            if donor == shard or not candidates:
+                break
+            smallest = min(candidates, key=lambda p: (self._load(p), p.id))
+            if loads[shard] + self._load(smallest) > share + self._load(smallest) / 2:
+                break
+            events.append(self.move(smallest.id, shard))
+        return events
+
+    # ----- the invariants (tests and assertions) -------------------------------------
+    def check(self) -> None:
+        """AssertionError unless the slices tile the key space and hold their keys."""
+        pieces = list(self.slices.values())
+        assert pieces and pieces[0].start == KEY_SPACE_START
+        ids = [p.id for p in pieces]
+        assert len(ids) == len(dict.fromkeys(ids)), "a slice id twice"
+        for i, piece in enumerate(pieces):
+            assert self.slices[piece.start] is piece
+            assert piece.shard in self.shards
+            end = pieces[i + 1].start if i + 1 < len(pieces) else None
+            if end is not None:
+                assert piece.start < end, "slices out of order or empty"
+            for key in (piece.keys[0], piece.keys[-1]) if piece.keys else ():
+                assert piece.start <= key and (end is None or key < end)
+
+    # ----- inside ---------------------------------------------------------------------
+    def _split_point(self, piece: Slice) -> str | None:
+        if self.policy == "size":
+            if len(piece.keys) <= self.max_keys:
+                return None
+            return _median_split(piece.keys, piece.start)
+        if piece.writes <= self.max_writes:
+            return None
+        return _median_split(SortedList(piece.recent), piece.start)
+
+    def _split(self, piece: Slice, at: str) -> dict:
+        right = Slice(self._next_id, at, piece.shard)
+        self._next_id += 1
+        moved = list(piece.keys.irange(minimum=at))
+        right.keys.update(moved)
+        del piece.keys[piece.keys.bisect_left(at) :]
+        right.window = piece.window
+        right.recent = [k for k in piece.recent if k >= at]
+        piece.recent = [k for k in piece.recent if k < at]
+        right.writes = len(right.recent)
+        piece.writes = len(piece.recent)
+        self.slices[at] = right
+        self.pending.append(right.id)
+        return {
+            "type": "slice_split",
+            "slice": piece.id,
+            "new": right.id,
+            "at": at,
+            "shard": piece.shard,
+            "left_keys": len(piece.keys),
+            "right_keys": len(right.keys),
+        }
+
+    def _load(self, piece: Slice) -> int:
+        return len(piece.keys) if self.policy == "size" else piece.writes
+
+    def _loads(self) -> dict[str, int]:
+        loads = dict.fromkeys(self.shards, 0)
+        for piece in self.slices.values():
+            loads[piece.shard] += self._load(piece)
+        return loads
+
+    def _least_loaded(self, exclude: str | None) -> str:
+        loads = self._loads()
+        # ties go to the shard named first, so the same history picks the same shard
+        return min(
+            (s for s in self.shards if s != exclude),
+            key=lambda s: (loads[s], self.shards.index(s)),
+        )
+
+
+def _median_split(keys: SortedList, start: str) -> str | None:
+    """A split key that puts about half of `keys` on each side, or None if none can.
+
+    The key at the middle, or the nearest key after it that is above `start` and differs
+    from the key before it (a split key must leave something on the left, and equal keys
+    stay together).
+    """
+    count = len(keys)
+    if count < 2:
+        return None
+    for i in range(count // 2, count):
+        candidate = keys[i]
+        if candidate > start and keys[i - 1] < candidate:
+            return candidate
+    return None

@@ -1,0 +1,197 @@
+"""The range-splits boundary table (issue 13): splits, moves, new shards keep it whole.
+
+Properties over random operation sequences: the slices cover the key space with no gap
+and no overlap, in order; every key is on exactly the shard the table names; no key is
+lost or duplicated. And the behaviours the lab will show: timestamps written in order
+all land on one shard, and splitting by load splits that hot tail yet leaves every new
+write on one slice.
+"""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simulators.engine import ActionError
+from simulators.labs.range_splits.table import RangeTable
+
+PROPERTY = settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+SHARDS = ["A", "B", "C"]
+
+keys = st.text(alphabet="ABN0123456789", min_size=1, max_size=6)
+operations = st.lists(
+    st.one_of(
+        st.tuples(st.just("insert"), keys),
+        st.tuples(st.just("split"), st.integers(0, 40)),
+        st.tuples(
+            st.just("move"), st.tuples(st.integers(0, 40), st.sampled_from("ABCDEZ"))
+        ),
+        st.tuples(st.just("add_shard"), st.sampled_from("DEFA")),
+        st.tuples(st.just("rebalance"), st.none()),
+    ),
+    max_size=150,
+)
+
+
+def run(table, ops):
+    """Apply `ops`; an ActionError must leave the table as it was."""
+    written = []
+    for clock, (op, arg) in enumerate(ops):
+        before = table.boundaries()
+        try:
+            if op == "insert":
+                table.insert(arg, clock * 7)
+                written.append(arg)
+            elif op == "split":
+                table.split_now(arg)
+            elif op == "move":
+                table.move(*arg)
+            elif op == "add_shard":
+                table.add_shard(arg)
+            else:
+                table.rebalance()
+        except ActionError:
+            assert table.boundaries() == before
+        table.check()
+    return written
+
+
+@PROPERTY
+@given(
+    policy=st.sampled_from(["size", "load"]),
+    max_keys=st.integers(1, 8),
+    max_writes=st.integers(1, 8),
+    ops=operations,
+)
+def test_the_slices_tile_the_key_space_and_hold_every_key_once(
+    policy, max_keys, max_writes, ops
+):
+    table = RangeTable(
+        list(SHARDS),
+        policy=policy,
+        max_keys=max_keys,
+        max_writes=max_writes,
+        window_ms=50,
+    )
+    written = run(table, ops)
+    held = [key for piece in table.slices.values() for key in piece.keys]
+    # no key lost, none twice, and in key order across the slices
+    assert held == sorted(dict.fromkeys(written))
+    for key in written:
+        piece = table.slice_of(key)
+        assert key in piece.keys
+        assert table.shard_of(key) == piece.shard
+    rows = table.boundaries()
+    assert rows[0]["start"] == ""
+    assert rows[-1]["end"] is None
+    for left, right in zip(rows, rows[1:], strict=False):
+        assert left["end"] == right["start"]
+
+
+def test_a_slice_past_its_size_splits_in_two_on_its_shard_and_moves_later():
+    table = RangeTable(["A", "B"], policy="size", max_keys=4)
+    events = []
+    for i, key in enumerate(["N10", "N11", "N12", "N13", "N14"]):
+        events += table.insert(key, i)
+    assert [e["type"] for e in events] == ["slice_split"]
+    split = events[0]
+    # split first: both halves on A, the new one waiting to move
+    assert split["shard"] == "A" and split["at"] == "N12"
+    assert [r["shard"] for r in table.boundaries()] == ["A", "A"]
+    assert table.pending == [split["new"]]
+    # move later: to the least-loaded shard
+    moved = table.rebalance()
+    assert moved == [
+        {
+            "type": "slice_moved",
+            "slice": split["new"],
+            "from": "A",
+            "to": "B",
+            "keys": 3,
+        }
+    ]
+    assert table.keys_per_shard() == {"A": 2, "B": 3}
+
+
+def test_timestamps_in_order_all_land_on_one_shard():
+    """Ten writes a second for six minutes, a split past 1,000 keys."""
+    table = RangeTable(["A", "B", "C"], policy="size", max_keys=1000)
+    minutes = []
+    for second in range(360):
+        if second % 60 == 0:
+            minutes.append({"shards": [], "splits": 0})
+        for tenth in range(10):
+            key = f"T{second:06d}.{tenth}"
+            split = table.insert(key, second * 1000 + tenth * 100)
+            minutes[-1]["splits"] += len(split)
+            table.rebalance()
+            # every write lands on the last slice, the one that runs to the end
+            assert table.slice_of(key).id == table.boundaries()[-1]["id"]
+            minutes[-1]["shards"].append(table.shard_of(key))
+    quiet = [m for m in minutes if m["splits"] == 0]
+    assert quiet, "some minute had no split"
+    for minute in quiet:
+        # a whole minute's writes on one shard, the others get none
+        assert len(dict.fromkeys(minute["shards"])) == 1
+    assert any(m["splits"] for m in minutes), "the tail did split"
+
+
+def test_splitting_by_load_splits_the_hot_tail_but_cannot_spread_its_writes():
+    table = RangeTable(["A", "B", "C"], policy="load", max_writes=100, window_ms=1000)
+    left_halves = []
+    for now in range(5000):
+        key = f"T{now:08d}"
+        for event in table.insert(key, now // 2):  # two writes a millisecond
+            left_halves.append(event["slice"])
+        table.rebalance()
+        # the write went to the newest slice, never to a half left behind by a split
+        assert table.slice_of(key).id not in left_halves
+    assert len(left_halves) > 3, "the hot range went past the load threshold and split"
+
+
+def test_a_range_query_reads_the_slices_that_overlap_it_and_refuses_reversed_ends():
+    table = RangeTable(["A", "B"], policy="size", max_keys=10)
+    for i in range(100):
+        table.insert(f"N{10000 + i * 37}", i)
+        table.rebalance()
+    touched = table.range_query("N12300", "N12399")
+    assert 1 <= len(touched) <= 2
+    assert len({piece.shard for piece in touched}) <= 2
+    before = table.boundaries()
+    with pytest.raises(ActionError) as error:
+        table.range_query("N12399", "N12300")
+    assert error.value.code == "reversed_range"
+    assert table.boundaries() == before
+
+
+def test_bad_moves_and_shards_are_refused_and_change_nothing():
+    table = RangeTable(["A", "B"], policy="size", max_keys=3)
+    for i, key in enumerate("abcdefgh"):
+        table.insert(key, i)
+    before = table.boundaries()
+    for call, code in [
+        (lambda: table.move(0, "Z"), "no_shard"),
+        (lambda: table.move(99, "A"), "no_slice"),
+        (lambda: table.add_shard("A"), "shard_exists"),
+        (lambda: table.split_now(99), "no_slice"),
+    ]:
+        with pytest.raises(ActionError) as error:
+            call()
+        assert error.value.code == code
+        assert table.boundaries() == before
+    with pytest.raises(ActionError) as error:
+        RangeTable([], policy="size")
+    assert error.value.code == "no_shards"
+
+
+def test_a_new_shard_takes_slices_until_it_has_about_its_share():
+    table = RangeTable(["A", "B"], policy="size", max_keys=10)
+    for i in range(200):
+        table.insert(f"K{i:05d}", i)
+        table.rebalance()
+    events = table.add_shard("C")
+    assert events and all(e["to"] == "C" for e in events)
+    counts = table.keys_per_shard()
+    assert counts["C"] >= 200 / 3 * 0.6
+    table.check()
