@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simulators.engine import ActionError
+from simulators.labs.range_splits.streams import hash_shard, stream
 from simulators.labs.range_splits.table import RangeTable
 
 PROPERTY = settings(
@@ -195,3 +196,51 @@ def test_a_new_shard_takes_slices_until_it_has_about_its_share():
     counts = table.keys_per_shard()
     assert counts["C"] >= 200 / 3 * 0.6
     table.check()
+
+
+# ----- the key streams, and hash placement on the same stream -------------------------
+
+
+def test_streams_are_seeded_spaced_by_their_rate_and_refuse_bad_input():
+    one = list(stream(7, "uniform", 500, rate=250))
+    assert one == list(stream(7, "uniform", 500, rate=250))
+    assert one != list(stream(8, "uniform", 500, rate=250))
+    assert [at for at, _ in one[:5]] == [0, 4, 8, 12, 16]
+    assert one[-1][0] == 1996
+    times = list(stream(7, "timestamps", 300, rate=1000))
+    assert [key for _, key in times] == sorted(key for _, key in times)
+    assert len({key for _, key in times}) == 300
+    for kind, rate, code in [("nope", 10, "bad_stream"), ("uniform", 0, "bad_rate")]:
+        with pytest.raises(ActionError) as error:
+            next(stream(1, kind, 10, rate=rate))
+        assert error.value.code == code
+
+
+def test_the_skewed_stream_puts_most_keys_under_a_few_prefixes():
+    keys = [key for _, key in stream(3, "skewed", 4000, rate=100)]
+    hot = sum(1 for key in keys if key[:2] in ("N1", "N2", "N3"))
+    assert 0.8 <= hot / len(keys) <= 0.9  # 80% chosen there, plus the rest's share
+
+
+def test_timestamps_heat_one_shard_under_range_placement_and_every_shard_under_hash():
+    shards = ["A", "B", "C", "D"]
+    table = RangeTable(list(shards), policy="size", max_keys=10_000)
+    by_range = dict.fromkeys(shards, 0)
+    by_hash = dict.fromkeys(shards, 0)
+    for at, key in stream(5, "timestamps", 600, rate=10):  # one minute
+        table.insert(key, at)
+        by_range[table.shard_of(key)] += 1
+        by_hash[hash_shard(key, shards)] += 1
+    assert sorted(by_range.values()) == [0, 0, 0, 600]
+    assert min(by_hash.values()) > 600 / 4 * 0.7
+
+
+def test_a_range_of_registrations_reads_every_shard_under_hash_placement():
+    shards = ["A", "B", "C", "D"]
+    wanted = [f"N{n}" for n in range(12300, 12400)]
+    assert {hash_shard(key, shards) for key in wanted} == set(shards)
+    table = RangeTable(list(shards), policy="size", max_keys=200)
+    for at, key in stream(5, "skewed", 3000, rate=100):
+        table.insert(key, at)
+        table.rebalance()
+    assert len({piece.shard for piece in table.range_query("N12300", "N12399")}) <= 2
