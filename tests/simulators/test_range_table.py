@@ -97,22 +97,34 @@ def test_a_slice_past_its_size_splits_in_two_on_its_shard_and_moves_later():
         events += table.insert(key, i)
     assert [e["type"] for e in events] == ["slice_split"]
     split = events[0]
-    # split first: both halves on A, the new one waiting to move
+    # split first: both halves on A; the half the write (N14) did not go to waits
     assert split["shard"] == "A" and split["at"] == "N12"
+    assert split["moving"] == split["slice"]
     assert [r["shard"] for r in table.boundaries()] == ["A", "A"]
-    assert table.pending == [split["new"]]
+    assert table.pending == [split["slice"]]
     # move later: to the least-loaded shard
     moved = table.rebalance()
     assert moved == [
         {
             "type": "slice_moved",
-            "slice": split["new"],
+            "slice": split["slice"],
             "from": "A",
             "to": "B",
-            "keys": 3,
+            "keys": 2,
         }
     ]
-    assert table.keys_per_shard() == {"A": 2, "B": 3}
+    assert table.keys_per_shard() == {"A": 3, "B": 2}
+    assert table.pending == []
+
+
+def test_the_split_now_button_offers_the_upper_half_to_move():
+    table = RangeTable(["A", "B"], policy="size", max_keys=100)
+    for i, key in enumerate(["N10", "N11", "N12", "N13"]):
+        table.insert(key, i)
+    split = table.split_now(0)
+    assert split["moving"] == split["new"] and split["at"] == "N12"
+    assert table.rebalance()[0]["slice"] == split["new"]
+    assert table.keys_per_shard() == {"A": 2, "B": 2}
 
 
 def test_timestamps_in_order_all_land_on_one_shard():

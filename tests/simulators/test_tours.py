@@ -279,3 +279,28 @@ def test_a_step_waits_for_the_users_own_way_of_doing_it_too():
     # a write through B is not the write through A the step asks for
     events = lab.apply("write", {"w": "default", "coordinator": "B"})
     assert not write.done_by("write", events)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_range_splits_tour_splits_heats_one_shard_and_reads_a_range(seed):
+    lab, frames = run_tour("range-splits", seed)
+    first = [e["type"] for e in events_of(frames["write-ids"], "slice_split")]
+    assert first and events_of(frames["write-ids"], "slice_moved")
+    # the timestamps step: each range table took the step's writes on one shard
+    (written,) = events_of(frames["write-timestamps"], "written")
+    columns = [
+        c
+        for c in lab.snapshot()["heat"]["columns"]
+        if written["from_ms"] // 250 < c["bucket"] < written["to_ms"] // 250
+    ]
+    assert columns
+    for policy in ("size", "load"):
+        busy = {s for c in columns for s, n in c[policy].items() if n}
+        assert len(busy) == 1, (policy, busy)
+    (read,) = events_of(frames["range-query"], "range_read")
+    assert all(1 <= len(read["shards"][p]) <= 2 for p in ("size", "load"))
+    assert read["shards"]["hash"] == ["A", "B", "C", "D"]
+    moved = [e for e in events_of(frames["add-shard"], "slice_moved")]
+    assert moved and {e["to"] for e in moved} == {"E"}
+    (hashed,) = events_of(frames["add-shard"], "hash_moved")
+    assert hashed["moved"] / hashed["total"] > 0.7

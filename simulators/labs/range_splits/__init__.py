@@ -1,4 +1,5 @@
-"""range-splits: slices of the sorted key space on shards, split by size or by load.
+"""range-splits: slices of the sorted key space on shards, split by size or by load."""
 
-The boundary table (`table.py`) so far; the lab around it comes with issue 13.
-"""
+from simulators.labs.range_splits.lab import RangeSplitsLab
+
+__all__ = ["RangeSplitsLab"]

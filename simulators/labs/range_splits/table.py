@@ -11,11 +11,16 @@ splits in two when it grows past the threshold of the table's policy:
   load-based splitting at 2,500 queries a second); it splits at the median of the keys
   written in that window, so each half took about half of the window's writes.
 
-A split never moves data: both halves stay on the slice's shard, and the new half waits
-to be moved (`pending`), as MongoDB chunks and Bigtable tablets are split first and
-balanced later. `rebalance()` moves each waiting half to the shard least loaded by the
-policy's measure. Pure and deterministic: sorted containers and lists, no sets of
-strings iterated, no clock (times are the stream's own).
+A split never moves data: both halves stay on the slice's shard, and one half waits to
+be moved (`pending`), as MongoDB chunks and Bigtable tablets are split first and
+balanced later. The half that waits is the one the write that caused the split did not
+go to (a slice being written stays where it is; the button's split offers the upper
+half). `rebalance()` moves each waiting half to the shard least loaded by the policy's
+measure: keys under `size`; writes in the current window, then keys, under `load`.
+So a key written in order (a timestamp) splits over and over, and its hot tail never
+leaves its shard: every new write still lands there. Pure and deterministic: sorted
+containers and lists, no sets of strings iterated, no clock (the times are the
+stream's own).
 """
 
 from dataclasses import dataclass, field
@@ -56,6 +61,7 @@ class RangeTable:
         max_keys: int = 1_000,
         max_writes: int = 2_500,
         window_ms: int = 1_000,
+        max_slices: int | None = None,
     ) -> None:
         if not shards:
             raise ActionError("no_shards", _("a table needs at least one shard"))
@@ -68,10 +74,14 @@ class RangeTable:
         self.max_keys = max_keys
         self.max_writes = max_writes
         self.window_ms = window_ms
+        self.max_slices = max_slices  # past it no slice splits (None: no bound)
         self.slices: SortedDict = SortedDict()  # start -> Slice
+        self._by_id: dict[int, Slice] = {}
         self._next_id = 1
+        self.window = 0  # the current window: the latest write's
         first = Slice(0, KEY_SPACE_START, self.shards[0])
         self.slices[KEY_SPACE_START] = first
+        self._by_id[0] = first
         self.pending: list[int] = []  # ids of split-off halves not yet moved
 
     # ----- reading the table ---------------------------------------------------------
@@ -82,10 +92,12 @@ class RangeTable:
 
     def by_id(self, slice_id: int) -> Slice:
         """The slice with id `slice_id`, or ActionError."""
-        for piece in self.slices.values():
-            if piece.id == slice_id:
-                return piece
-        raise ActionError("no_slice", _("there is no slice %(slice)s"), slice=slice_id)
+        piece = self._by_id.get(slice_id)
+        if piece is None:
+            raise ActionError(
+                "no_slice", _("there is no slice %(slice)s"), slice=slice_id
+            )
+        return piece
 
     def shard_of(self, key: str) -> str:
         """Where `key` lives: its slice's shard."""
@@ -104,10 +116,15 @@ class RangeTable:
                     "end": end,
                     "shard": piece.shard,
                     "keys": len(piece.keys),
-                    "writes": piece.writes,
+                    "writes": self.current_writes(piece),
                 }
             )
         return rows
+
+    def all_keys(self):
+        """Every key the table holds, in key order."""
+        for piece in self.slices.values():
+            yield from piece.keys
 
     def keys_per_shard(self) -> dict[str, int]:
         """How many keys each shard holds, every shard named."""
@@ -116,11 +133,15 @@ class RangeTable:
             counts[piece.shard] += len(piece.keys)
         return counts
 
+    def current_writes(self, piece: Slice) -> int:
+        """Writes `piece` took in the current window (0 if none since it began)."""
+        return piece.writes if piece.window == self.window else 0
+
     def writes_per_shard(self) -> dict[str, int]:
-        """Writes each shard took in its slices' current windows."""
+        """Writes each shard took in the current window."""
         counts = dict.fromkeys(self.shards, 0)
         for piece in self.slices.values():
-            counts[piece.shard] += piece.writes
+            counts[piece.shard] += self.current_writes(piece)
         return counts
 
     def range_query(self, low: str, high: str) -> list[Slice]:
@@ -141,6 +162,7 @@ class RangeTable:
         """Write `key` at `at_ms`: counted as load, kept once, split past the policy."""
         piece = self.slice_of(key)
         window = at_ms // self.window_ms
+        self.window = max(self.window, window)
         if piece.window != window:
             piece.window = window
             piece.writes = 0
@@ -153,11 +175,17 @@ class RangeTable:
         at = self._split_point(piece)
         if at is None:
             return []
-        return [self._split(piece, at)]
+        return [self._split(piece, at, written=key)]
 
     def split_now(self, slice_id: int) -> dict:
         """Split a slice at its median key (the "split now" button)."""
         piece = self.by_id(slice_id)
+        if self.full:
+            raise ActionError(
+                "too_many_slices",
+                _("this table draws at most %(maximum)s slices"),
+                maximum=self.max_slices,
+            )
         at = _median_split(piece.keys, piece.start)
         if at is None:
             raise ActionError(
@@ -169,6 +197,26 @@ class RangeTable:
                 slice=slice_id,
             )
         return self._split(piece, at)
+
+    def split_oversized(self) -> list[dict]:
+        """Split every slice above the size threshold until none is (a lower one)."""
+        if self.policy != "size":
+            return []
+        events = []
+        for piece in list(self.slices.values()):
+            work = [piece]
+            while work and not self.full:
+                part = work.pop()
+                at = self._split_point(part)
+                if at is not None:
+                    events.append(self._split(part, at))
+                    work += [part, self.slices[at]]
+        return events
+
+    @property
+    def full(self) -> bool:
+        """True when the table has as many slices as it may."""
+        return self.max_slices is not None and len(self.slices) >= self.max_slices
 
     def move(self, slice_id: int, shard: str) -> dict:
         """Move one slice, with its keys, to `shard`."""
@@ -192,7 +240,7 @@ class RangeTable:
         events = []
         for slice_id in list(self.pending):
             piece = self.by_id(slice_id)
-            target = self._least_loaded(exclude=None)
+            target = self._least_loaded()
             if target == piece.shard:
                 self.pending.remove(slice_id)
                 continue
@@ -200,26 +248,25 @@ class RangeTable:
         return events
 
     def add_shard(self, shard: str) -> list[dict]:
-        """Add an empty shard: slices move to it from the fullest shards."""
+        """Add an empty shard: slices move to it from the shards with most keys."""
         if shard in self.shards:
             raise ActionError(
                 "shard_exists", _("shard %(shard)s exists already"), shard=shard
             )
         self.shards.append(shard)
         events = []
-        share = sum(self._load(p) for p in self.slices.values()) / len(self.shards)
+        share = sum(len(p.keys) for p in self.slices.values()) / len(self.shards)
         while True:
-            loads = self._loads()
+            loads = self.keys_per_shard()
             donor = max(self.shards, key=lambda s: (loads[s], -self.shards.index(s)))
             candidates = [
-                p
-                for p in self.slices.values()
-                if p.shard == donor and self._load(p) > 0
+                p for p in self.slices.values() if p.shard == donor and p.keys
             ]
             if donor == shard or not candidates:
                 break
-            smallest = min(candidates, key=lambda p: (self._load(p), p.id))
-            if loads[shard] + self._load(smallest) > share + self._load(smallest) / 2:
+            smallest = min(candidates, key=lambda p: (len(p.keys), p.id))
+            size = len(smallest.keys)
+            if loads[shard] + size > share + size / 2:
                 break
             events.append(self.move(smallest.id, shard))
         return events
@@ -242,6 +289,8 @@ class RangeTable:
 
     # ----- inside ---------------------------------------------------------------------
     def _split_point(self, piece: Slice) -> str | None:
+        if self.full:
+            return None
         if self.policy == "size":
             if len(piece.keys) <= self.max_keys:
                 return None
@@ -250,7 +299,8 @@ class RangeTable:
             return None
         return _median_split(SortedList(piece.recent), piece.start)
 
-    def _split(self, piece: Slice, at: str) -> dict:
+    def _split(self, piece: Slice, at: str, written: str | None = None) -> dict:
+        """Split `piece` at `at`; the half `written` is not in waits to move."""
         right = Slice(self._next_id, at, piece.shard)
         self._next_id += 1
         moved = list(piece.keys.irange(minimum=at))
@@ -262,7 +312,10 @@ class RangeTable:
         right.writes = len(right.recent)
         piece.writes = len(piece.recent)
         self.slices[at] = right
-        self.pending.append(right.id)
+        self._by_id[right.id] = right
+        moving = piece if written is not None and written >= at else right
+        if moving.id not in self.pending:
+            self.pending.append(moving.id)
         return {
             "type": "slice_split",
             "slice": piece.id,
@@ -271,23 +324,15 @@ class RangeTable:
             "shard": piece.shard,
             "left_keys": len(piece.keys),
             "right_keys": len(right.keys),
+            "moving": moving.id,
         }
 
-    def _load(self, piece: Slice) -> int:
-        return len(piece.keys) if self.policy == "size" else piece.writes
-
-    def _loads(self) -> dict[str, int]:
-        loads = dict.fromkeys(self.shards, 0)
-        for piece in self.slices.values():
-            loads[piece.shard] += self._load(piece)
-        return loads
-
-    def _least_loaded(self, exclude: str | None) -> str:
-        loads = self._loads()
+    def _least_loaded(self) -> str:
+        keys = self.keys_per_shard()
+        writes = self.writes_per_shard() if self.policy == "load" else keys
         # ties go to the shard named first, so the same history picks the same shard
         return min(
-            (s for s in self.shards if s != exclude),
-            key=lambda s: (loads[s], self.shards.index(s)),
+            self.shards, key=lambda s: (writes[s], keys[s], self.shards.index(s))
         )
 
 

@@ -1,0 +1,29 @@
+"""What range-splits' actions cost to replay: writes, and passes over the keys held.
+
+Costs are in work units (about a microsecond each, simulators/engine/cost.py); the
+per-write and per-key figures are measured by `make bench` ("Declared replay costs" in
+docs/benchmarks.md). The model follows the one number later costs depend on: how many
+writes the lab holds.
+"""
+
+from simulators.engine.cost import CostModel
+
+PER_WRITE = 14  # two tables, hash placement and the heat chart
+PER_KEY = 1  # a pass over the keys held (hash placement again, splits to a threshold)
+
+
+class RangeSplitsCost(CostModel):
+    """Declared costs of a range-splits history, following the writes held."""
+
+    def __init__(self, lab_class) -> None:
+        super().__init__(lab_class)
+        self.scale = (0,)
+
+    def charge(self, spec, args: dict) -> int:
+        (writes,) = self.scale
+        if spec.name == "write":
+            self.scale = (writes + args["count"],)
+            return spec.cost + args["count"] * PER_WRITE
+        if spec.name in ("add_shard", "set_thresholds"):
+            return spec.cost + writes * PER_KEY
+        return spec.cost

@@ -1,0 +1,300 @@
+"""range-splits: one stream of writes into two range tables and hash placement.
+
+Every write goes to three placements at once: a range table that splits slices by size,
+one that splits them by load (`table.py`), and hash placement (murmur3 mod N), so the
+same seeded stream is seen three ways. Time is the stream's own (each write is
+`1000 / rate` ms after the one before, carried on from one click to the next); the
+heat chart counts each placement's writes per shard in quarter-second columns over the
+last minute of that time. A balancer runs once a second of that time (and when a
+click's writes end): the halves split off since its last round move then, so a split
+and its move are two moments apart, as MongoDB's balancer moves chunks after they split.
+"""
+
+from simulators.engine.declaration import ActionError
+from simulators.engine.i18n import gettext_noop as _
+from simulators.engine.lab import Lab
+from simulators.labs.hash_placement.hashing import murmur
+from simulators.labs.range_splits.cost import RangeSplitsCost
+from simulators.labs.range_splits.declaration import (
+    ACTIONS,
+    BALANCE_MS,
+    HEAT_BUCKET_MS,
+    HEAT_BUCKETS,
+    MAX_SHARDS,
+    MAX_SLICES,
+    MAX_WRITES,
+    MINUTE_MS,
+    OPTIONS,
+    SHARD_NAMES,
+    WINDOW_MS,
+)
+from simulators.labs.range_splits.streams import stream
+from simulators.labs.range_splits.table import POLICIES, RangeTable
+from simulators.labs.range_splits.tour import TOUR
+
+PLACEMENTS = (*POLICIES, "hash")
+
+
+class RangeSplitsLab(Lab):
+    """Slices that split and move, beside hash placement, on one stream."""
+
+    slug = "range-splits"
+    options = OPTIONS
+    actions = ACTIONS
+    tour = TOUR
+    cost_model = RangeSplitsCost
+    frame_cost = 8_000
+
+    def __init__(self, seed: int = 0, **options) -> None:
+        super().__init__(seed, **options)
+        opts = self.option_values
+        self.shards = list(SHARD_NAMES[: opts["shards"]])
+        self.tables = {
+            policy: RangeTable(
+                list(self.shards),
+                policy=policy,
+                max_keys=opts["max_keys"],
+                max_writes=opts["max_writes"],
+                window_ms=WINDOW_MS,
+                max_slices=MAX_SLICES,
+            )
+            for policy in POLICIES
+        }
+        self.now_ms = 0  # the stream's clock: when the next write arrives
+        self.balance_ms = BALANCE_MS  # the balancer's next round, in stream time
+        self.writes = 0
+        self.hash_keys = dict.fromkeys(self.shards, 0)  # distinct keys per shard
+        # heat: {bucket number: {placement: {shard: writes}}}, the last minute's
+        self.heat: dict[int, dict[str, dict[str, int]]] = {}
+        self.splits = dict.fromkeys(POLICIES, 0)
+        self.moves = dict.fromkeys(POLICIES, 0)
+        self.query: dict | None = None
+        self.last_write: dict | None = None
+
+    # ----- actions --------------------------------------------------------------------
+    def do_write(self, kind: str, count: int, rate: int) -> list[dict]:
+        """Send `count` writes of a stream to all three placements; then balance."""
+        if self.writes + count > MAX_WRITES:
+            raise ActionError(
+                "too_many_writes",
+                _(
+                    "this lab takes at most %(maximum)s writes in all "
+                    "(%(left)s more): start a new lab for more"
+                ),
+                "count",
+                maximum=f"{MAX_WRITES:,}",
+                left=f"{MAX_WRITES - self.writes:,}",
+            )
+        start = self.now_ms
+        splits = []
+        size, load = self.tables["size"], self.tables["load"]
+        shards = self.shards
+        count_of = len(shards)
+        for at_ms, key in stream(self.seed, kind, count, rate, start):
+            if at_ms >= self.balance_ms:  # a balancer round: waiting halves move
+                splits += self._rebalance(at_ms)
+                self.balance_ms = (at_ms // BALANCE_MS + 1) * BALANCE_MS
+            if key not in size.slice_of(key).keys:
+                self.hash_keys[shards[murmur(key) % count_of]] += 1
+            column = self._heat_column(at_ms)
+            splits += _tagged("size", size.insert(key, at_ms), at_ms)
+            column["size"][size.shard_of(key)] += 1
+            splits += _tagged("load", load.insert(key, at_ms), at_ms)
+            column["load"][load.shard_of(key)] += 1
+            column["hash"][shards[murmur(key) % count_of]] += 1
+            self.now_ms = at_ms + max(1, 1000 // rate)
+        self.writes += count
+        self._forget_old_heat()
+        self.last_write = {
+            "kind": kind,
+            "count": count,
+            "rate": rate,
+            "from_ms": start,
+            "to_ms": self.now_ms,
+        }
+        written = {"type": "written", **self.last_write}
+        return self._counted([written, *splits, *self._rebalance(self.now_ms)])
+
+    def do_add_shard(self) -> list[dict]:
+        """A new empty shard: slices migrate to it; hash placement moves most keys."""
+        if len(self.shards) >= MAX_SHARDS:
+            raise ActionError(
+                "too_many_shards",
+                _("this lab draws at most %(maximum)s shards"),
+                maximum=MAX_SHARDS,
+            )
+        name = SHARD_NAMES[len(self.shards)]
+        self.shards.append(name)
+        events: list[dict] = [{"type": "shard_added", "shard": name}]
+        for policy, table in self.tables.items():
+            events += self._counted(_tagged(policy, table.add_shard(name)))
+        before = self.hash_keys
+        self.hash_keys = dict.fromkeys(self.shards, 0)
+        stayed = 0
+        count_of = len(self.shards)
+        for key in self.tables["size"].all_keys():
+            value = murmur(key)
+            shard = self.shards[value % count_of]
+            self.hash_keys[shard] += 1
+            stayed += shard == self.shards[value % (count_of - 1)]
+        total = sum(before.values())
+        events.append({"type": "hash_moved", "moved": total - stayed, "total": total})
+        for column in self.heat.values():
+            for counts in column.values():
+                counts.setdefault(name, 0)
+        return events
+
+    def do_range_query(self, low: str, high: str) -> list[dict]:
+        """Which slices and shards a query for keys low…high reads, per placement."""
+        read = {p: t.range_query(low, high) for p, t in self.tables.items()}
+        found = sum(len(list(piece.keys.irange(low, high))) for piece in read["size"])
+        holding = []
+        for piece in read["size"]:
+            for key in piece.keys.irange(low, high):
+                shard = self.shards[murmur(key) % len(self.shards)]
+                if shard not in holding:
+                    holding.append(shard)
+        self.query = {
+            "low": low,
+            "high": high,
+            "keys": found,
+            "slices": {p: [piece.id for piece in pieces] for p, pieces in read.items()},
+            "shards": {
+                **{
+                    p: _in_order(self.shards, (piece.shard for piece in pieces))
+                    for p, pieces in read.items()
+                },
+                # hash placement cannot know where a range's keys are: it asks them all
+                "hash": list(self.shards),
+            },
+            "hash_holding": _in_order(self.shards, holding),
+        }
+        return [{"type": "range_read", **self.query}]
+
+    def do_set_thresholds(self, max_keys: int, max_writes: int) -> list[dict]:
+        """New split thresholds; slices above the size one split at once."""
+        size, load = self.tables["size"], self.tables["load"]
+        size.max_keys = load.max_keys = max_keys
+        size.max_writes = load.max_writes = max_writes
+        events: list[dict] = [
+            {"type": "thresholds_set", "max_keys": max_keys, "max_writes": max_writes}
+        ]
+        splits = _tagged("size", size.split_oversized())
+        return self._counted(events + splits + self._rebalance(self.now_ms))
+
+    def do_split_now(self, policy: str, slice: int) -> list[dict]:  # noqa: A002
+        """Split one slice at its median key now; its upper half moves after."""
+        split = self.tables[policy].split_now(slice)
+        at = self.now_ms
+        return self._counted([*_tagged(policy, [split], at), *self._rebalance(at)])
+
+    def do_move_slice(self, policy: str, slice: int, shard: str) -> list[dict]:  # noqa: A002
+        """Move one slice, with its keys, to a shard."""
+        table = self.tables[policy]
+        table.by_id(slice)  # refused before anything changes
+        return self._counted(_tagged(policy, [table.move(slice, shard)]))
+
+    # ----- inside ---------------------------------------------------------------------
+    def _rebalance(self, at_ms: int) -> list[dict]:
+        """A balancer round: every half waiting since a split moves."""
+        events = []
+        for policy, table in self.tables.items():
+            events += _tagged(policy, table.rebalance(), at_ms)
+        return events
+
+    def _counted(self, events: list[dict]) -> list[dict]:
+        """`events`, with their splits and moves added to the lab's counts."""
+        for event in events:
+            if event["type"] == "slice_split":
+                self.splits[event["policy"]] += 1
+            elif event["type"] == "slice_moved":
+                self.moves[event["policy"]] += 1
+        return events
+
+    def _heat_column(self, at_ms: int) -> dict[str, dict[str, int]]:
+        bucket = at_ms // HEAT_BUCKET_MS
+        column = self.heat.get(bucket)
+        if column is None:
+            column = {p: dict.fromkeys(self.shards, 0) for p in PLACEMENTS}
+            self.heat[bucket] = column
+        return column
+
+    def _forget_old_heat(self) -> None:
+        last = (self.now_ms - 1) // HEAT_BUCKET_MS
+        for bucket in [b for b in self.heat if b <= last - HEAT_BUCKETS]:
+            del self.heat[bucket]
+
+    def minute_writes(self) -> dict[str, dict[str, int]]:
+        """Writes per shard in the last minute of stream time, per placement."""
+        since = (self.now_ms - MINUTE_MS) // HEAT_BUCKET_MS
+        totals = {p: dict.fromkeys(self.shards, 0) for p in PLACEMENTS}
+        for bucket, column in self.heat.items():
+            if bucket > since:
+                for placement, counts in column.items():
+                    for shard, writes in counts.items():
+                        totals[placement][shard] += writes
+        return totals
+
+    # ----- what the renderer and the tests read ---------------------------------------
+    def snapshot(self) -> dict:
+        """Shards, both boundary tables, the heat over the last minute, the query."""
+        size = self.tables["size"]
+        return {
+            "seed": self.seed,
+            "shards": list(self.shards),
+            "now_ms": self.now_ms,
+            "writes": self.writes,
+            "max_writes": MAX_WRITES,
+            "thresholds": {
+                "max_keys": size.max_keys,
+                "max_writes": size.max_writes,
+                "window_ms": WINDOW_MS,
+                "max_slices": MAX_SLICES,
+            },
+            "tables": {
+                p: {"slices": t.boundaries(), "full": t.full}
+                for p, t in self.tables.items()
+            },
+            "heat": {
+                "bucket_ms": HEAT_BUCKET_MS,
+                "columns": [{"bucket": b, **self.heat[b]} for b in sorted(self.heat)],
+            },
+            "query": self.query,
+            "last_write": self.last_write,
+        }
+
+    def metrics(self) -> dict:
+        """Keys and the last minute's writes per shard, per placement; splits, moves."""
+        keys = {p: t.keys_per_shard() for p, t in self.tables.items()}
+        keys["hash"] = dict(self.hash_keys)
+        minute = self.minute_writes()
+        hottest = {}
+        for placement, counts in minute.items():
+            total = sum(counts.values())
+            hottest[placement] = round(max(counts.values()) / total, 4) if total else 0
+        return {
+            "writes": self.writes,
+            "keys": sum(keys["hash"].values()),
+            "keys_per_shard": keys,
+            "minute_writes": minute,
+            "hottest_share": hottest,
+            "slices": {p: len(t.slices) for p, t in self.tables.items()},
+            "splits": dict(self.splits),
+            "moves": dict(self.moves),
+        }
+
+    def state(self) -> dict:
+        """What the digest covers: the snapshot and every number the lab shows."""
+        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
+
+
+def _tagged(policy: str, events: list[dict], at_ms: int | None = None) -> list[dict]:
+    """Events of one table, saying which (and when, in stream time)."""
+    when = {} if at_ms is None else {"at_ms": at_ms}
+    return [{**event, "policy": policy, **when} for event in events]
+
+
+def _in_order(shards: list[str], named) -> list[str]:
+    """The shards `named`, each once, in shard order."""
+    seen = set(named)
+    return [s for s in shards if s in seen]
