@@ -51,23 +51,26 @@ KIND = Param(
     default="uniform",
     choices=STREAM_KINDS,
     choice_labels=(
-        _("Passenger ids, uniform"),
-        _("Timestamps, in order of arrival"),
-        _("Registrations, skewed by prefix"),
+        _("Passenger ids"),
+        _("Timestamps"),
+        _("Registrations"),
+    ),
+    help=_(
+        "Passenger ids are spread evenly; timestamps arrive in order; most "
+        "registrations start N1, N2 or N3."
     ),
 )
 COUNT = Param(
     "count",
-    _("How many writes"),
+    _("Writes"),
     "int",
     default=20_000,
     minimum=1,
     maximum=MAX_STREAM,
-    presets=(5_000, 20_000, 60_000),
 )
 RATE = Param(
     "rate",
-    _("Writes a second"),
+    _("Per second"),
     "int",
     default=5_000,
     minimum=1,

@@ -24,7 +24,7 @@ TOUR = (
     TourStep(
         id="write-timestamps",
         say=_(
-            "Choose “Timestamps, in order of arrival” and write another 20,000 keys."
+            "Choose “Timestamps” and write another 20,000 keys."
         ),
         notice=_(
             "Each new timestamp is above every key before it, so every write goes to "
@@ -39,7 +39,7 @@ TOUR = (
     ),
     TourStep(
         id="write-registrations",
-        say=_("Now write 20,000 aircraft registrations, skewed by prefix."),
+        say=_("Now choose “Registrations” and write 20,000 more."),
         notice=_(
             "Most registrations start N1, N2 or N3, so the slices there fill up and "
             "split far more often than the rest: the boundary table grows where the "

@@ -1,0 +1,87 @@
+/** What a range-splits frame's events mean, in sentences for the live region and log. */
+
+import { decimal, fmt, num, percent, t, tn } from "../../i18n.js";
+
+/** The table a policy names, in words. */
+export function tableName(policy) {
+  return policy === "size" ? t("split by size") : t("split by load");
+}
+
+/** A stream's keys in words, plural by count. */
+function kindWords(kind, count) {
+  const words = {
+    uniform: tn("passenger id", "passenger ids", count),
+    timestamps: tn("timestamp", "timestamps", count),
+    skewed: tn("aircraft registration", "aircraft registrations", count),
+  };
+  return words[kind] ?? tn("key", "keys", count);
+}
+
+/**
+ * @param {any[]} events
+ * @returns {string[]}
+ */
+export function describeEvents(events) {
+  const out = [];
+  const counts = { size: { split: 0, moved: 0 }, load: { split: 0, moved: 0 } };
+  let adding = null;
+  for (const e of events) {
+    if (e.type === "written")
+      out.push(
+        fmt(t("Wrote %(count)s %(kind)s, %(rate)s a second, from %(from)s s to %(to)s s of stream time."), {
+          count: num(e.count),
+          kind: kindWords(e.kind, e.count),
+          rate: num(e.rate),
+          from: decimal(e.from_ms / 1000),
+          to: decimal(e.to_ms / 1000),
+        }),
+      );
+    else if (e.type === "slice_split") counts[e.policy].split += 1;
+    else if (e.type === "slice_moved") counts[e.policy].moved += 1;
+    else if (e.type === "shard_added") adding = e.shard;
+    else if (e.type === "hash_moved")
+      out.push(
+        fmt(t("Hash placement, mod N, moved %(moved)s of %(total)s keys (%(percent)s)."), {
+          moved: num(e.moved),
+          total: num(e.total),
+          percent: percent(e.total ? e.moved / e.total : 0),
+        }),
+      );
+    else if (e.type === "range_read") out.push(rangeSentence(e));
+    else if (e.type === "thresholds_set")
+      out.push(
+        fmt(t("Split thresholds: %(keys)s keys, %(writes)s writes a second."), {
+          keys: num(e.max_keys),
+          writes: num(e.max_writes),
+        }),
+      );
+  }
+  if (adding) out.unshift(fmt(t("Shard %(shard)s added."), { shard: adding }));
+  for (const policy of ["size", "load"]) {
+    const { split, moved } = counts[policy];
+    if (!split && !moved) continue;
+    out.push(
+      fmt(t("Table %(table)s: %(splits)s, then %(moves)s."), {
+        table: tableName(policy),
+        splits: fmt(tn("%(n)s split", "%(n)s splits", split), { n: num(split) }),
+        moves: fmt(tn("%(n)s slice moved", "%(n)s slices moved", moved), { n: num(moved) }),
+      }),
+    );
+  }
+  return out;
+}
+
+function rangeSentence(e) {
+  const shards = (list) => list.join(", ");
+  return fmt(
+    t("Keys %(low)s to %(high)s (%(keys)s found): by size the query reads shards %(size)s; by load %(load)s; hash placement must ask every shard, %(hash)s."),
+    {
+      low: e.low,
+      high: e.high,
+      keys: num(e.keys),
+      size: shards(e.shards.size),
+      load: shards(e.shards.load),
+      hash: shards(e.shards.hash),
+    },
+  );
+}
