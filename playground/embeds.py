@@ -42,7 +42,12 @@ PROVIDER_NAME = "Distributed Data Playground"
 DEFAULT_WIDTH = 800
 # Each holds the stage, "Just now" and the first quick action in an 800-wide frame
 # (tests/browser/test_stage.py); static/js/embed-dialog.js proposes the same numbers.
-DEFAULT_HEIGHTS = {"hash-placement": 720, "quorum": 680, "partition-cap": 720}
+DEFAULT_HEIGHTS = {
+    "hash-placement": 720,
+    "range-splits": 720,
+    "quorum": 680,
+    "partition-cap": 720,
+}
 SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
 MIN_WIDTH, MIN_HEIGHT = 240, 200  # smaller than this, no lab can be used
 MAX_SIDE = 4000  # a larger maxwidth or maxheight asks for nothing smaller: clamped

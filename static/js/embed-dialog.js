@@ -24,7 +24,12 @@ const SHORT_LINK_CHARS = 2000;
 // The sizes oEmbed proposes (playground/embeds.py): a docs column wide, tall enough for
 // the drawing and the controls under it.
 const DEFAULT_WIDTH = 800;
-const DEFAULT_HEIGHTS = { "hash-placement": 720, quorum: 680, "partition-cap": 720 };
+const DEFAULT_HEIGHTS = {
+  "hash-placement": 720,
+  "range-splits": 720,
+  quorum: 680,
+  "partition-cap": 720,
+};
 const SHORT_HEIGHT = 520;
 const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light", lang: "" };
 

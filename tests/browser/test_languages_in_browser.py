@@ -20,6 +20,7 @@ LANGUAGES = ["zh-hans", "th"]
 FOLDERS = {"zh-hans": "zh_Hans", "th": "th"}
 LABS = {
     "hash-placement": ["add_shard", "lookup"],
+    "range-splits": ["write", "range_query"],
     "quorum": ["write", "read"],
     "partition-cap": ["book", "split"],
 }
@@ -106,7 +107,7 @@ def test_a_lab_in_chinese_and_thai_shows_no_english(
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("path", ["/", "/join/", "/labs/range-splits/", "/nowhere/"])
+@pytest.mark.parametrize("path", ["/", "/join/", "/labs/scatter-gather/", "/nowhere/"])
 def test_the_other_pages_in_chinese_and_thai_show_no_english(
     page, live_server_url, allowed, path, lang
 ):

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_PAGE = REPO / "docs" / "embed-example.html"
 HOST = "http://testserver"
-SLUGS = ["hash-placement", "quorum", "partition-cap"]
+SLUGS = ["hash-placement", "range-splits", "quorum", "partition-cap"]
 
 # The moments docs/embed-example.html shows, as a docs author would make them.
 EXAMPLE_HISTORIES = {

@@ -40,11 +40,21 @@ def test_a_coming_lab_has_a_page_with_its_chapter_and_promise(client, slug):
 
 def test_a_coming_lab_lists_its_chapters_built_labs_first(client):
     # two-phase-commit is in chapter 2 with quorum and partition-cap;
-    # hash-placement (chapter 1) comes after them
+    # hash-placement and range-splits (chapter 1) come after them
     html = client.get("/labs/two-phase-commit/").content.decode()
-    assert ready_links(html) == ["quorum", "partition-cap", "hash-placement"]
-    html = client.get("/labs/range-splits/").content.decode()
-    assert ready_links(html) == ["hash-placement", "quorum", "partition-cap"]
+    assert ready_links(html) == [
+        "quorum",
+        "partition-cap",
+        "hash-placement",
+        "range-splits",
+    ]
+    html = client.get("/labs/cache-stampede/").content.decode()
+    assert ready_links(html) == [
+        "hash-placement",
+        "range-splits",
+        "quorum",
+        "partition-cap",
+    ]
 
 
 def test_a_coming_lab_page_runs_no_lab(client):

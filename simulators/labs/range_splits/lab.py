@@ -252,7 +252,12 @@ class RangeSplitsLab(Lab):
                 "max_slices": MAX_SLICES,
             },
             "tables": {
-                p: {"slices": t.boundaries(), "full": t.full}
+                p: {
+                    "slices": t.boundaries(),
+                    "full": t.full,
+                    # the slice that took the latest write
+                    "newest": None if t.last_key is None else t.slice_of(t.last_key).id,
+                }
                 for p, t in self.tables.items()
             },
             "heat": {

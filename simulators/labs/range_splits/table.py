@@ -79,6 +79,7 @@ class RangeTable:
         self._by_id: dict[int, Slice] = {}
         self._next_id = 1
         self.window = 0  # the current window: the latest write's
+        self.last_key: str | None = None  # the latest write's key
         first = Slice(0, KEY_SPACE_START, self.shards[0])
         self.slices[KEY_SPACE_START] = first
         self._by_id[0] = first
@@ -163,6 +164,7 @@ class RangeTable:
         piece = self.slice_of(key)
         window = at_ms // self.window_ms
         self.window = max(self.window, window)
+        self.last_key = key
         if piece.window != window:
             piece.window = window
             piece.writes = 0

@@ -23,9 +23,7 @@ TOUR = (
     ),
     TourStep(
         id="write-timestamps",
-        say=_(
-            "Choose “Timestamps” and write another 20,000 keys."
-        ),
+        say=_("Choose “Timestamps” and write another 20,000 keys."),
         notice=_(
             "Each new timestamp is above every key before it, so every write goes to "
             "the last slice. It splits, by size and by load, yet the half being "

@@ -4,8 +4,8 @@
  * hair) in the lane of the shard that holds it. A frame is drawn in two moments, as the
  * lab does it: first the splits (every slice in the lane it was in before the frame's
  * moves, the new boundaries flashing), then the moves (bars slide to their new lanes).
- * A slice written in the current second is outlined in ink: the hot slices. A range
- * query is a band over the slices it read.
+ * A slice written in the current second is outlined in ink (the hot slices), the one that
+ * took the latest write more thickly. A range query is a band over the slices it read.
  */
 
 import d3 from "d3";
@@ -136,11 +136,13 @@ export function createLanes(parent, { policy, title }) {
         },
         (update) => update,
         (exit) => exit.remove(),
-      );
+      )
+      .order(); // in key order in the document too, as a screen reader walks them
     bars
       .attr("data-slice", (d) => d.id)
       .attr("data-shard", (d) => d.shard)
       .classed("is-hot", (d) => d.writes > 0)
+      .classed("is-newest", (d) => d.id === table.newest)
       .classed("is-read", (d) => Boolean(query?.slices?.[policy]?.includes(d.id)))
       .classed("is-new", (d) => splitAt.has(d.id) || (animate && shown && !old.has(d.id)));
     bars.select("title").text((d) => sliceTitle(d));
