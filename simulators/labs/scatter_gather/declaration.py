@@ -18,7 +18,7 @@ MIN_MEASURE, MAX_MEASURE = 100, 20_000
 # an entry reaches the global index at the end of this many operations after its write
 GLOBAL_INDEX_LAG_OPS = 1
 # replay costs in work units, about a microsecond each (simulators/engine/cost.py)
-MEASURE_BASE = 2_000  # the analytic curve, and sorting what was measured
+MEASURE_BASE = 700  # the analytic curve, and sorting what was measured
 MEASURE_PER_QUERY = 9  # 64 draws, the running maxima and a transform per cluster size
 
 SHARD_COUNT = Param(
@@ -140,7 +140,7 @@ ACTIONS = (
         (FLIGHT_ID,),
         help=_("WHERE flight_id = …: the router hashes the key and asks one shard."),
         primary=True,
-        cost=150,
+        cost=60,
     ),
     ActionSpec(
         "query_scatter",
@@ -150,15 +150,15 @@ ACTIONS = (
             "shard and waits for all of them."
         ),
         primary=True,
-        cost=400,
+        cost=150,
     ),
-    ActionSpec("set_shards", _("Set the number of shards"), (SHARD_COUNT,), cost=300),
+    ActionSpec("set_shards", _("Set the number of shards"), (SHARD_COUNT,), cost=100),
     ActionSpec(
         "slow_shard",
         _("Slow a shard down"),
         (SHARD, FACTOR),
         help=_("Make one shard's answers take longer; factor 1 makes it normal."),
-        cost=100,
+        cost=300,
     ),
     ActionSpec(
         "measure",
@@ -175,21 +175,21 @@ ACTIONS = (
         _("Show the departures board"),
         (AIRPORT, BOARD_PLACEMENT),
         help=_("The next departures from one airport, as the board shows them."),
-        cost=400,
+        cost=120,
     ),
     ActionSpec(
         "aircraft_history",
         _("Read an aircraft's last hour"),
         (AIRCRAFT, HISTORY_PLACEMENT),
         help=_("Every position report one aircraft sent in the last hour."),
-        cost=400,
+        cost=100,
     ),
     ActionSpec(
         "index_query",
         _("Query a secondary index"),
         (INDEX_KIND, COLUMN, VALUE),
         help=_("Find flights by a column that is not the shard key."),
-        cost=400,
+        cost=100,
     ),
     ActionSpec(
         "write_flight",
@@ -211,7 +211,7 @@ ACTIONS = (
             "Insert a flight: its shard and its local index are written at once, "
             "the global index a moment later."
         ),
-        cost=300,
+        cost=40,
     ),
 )
 

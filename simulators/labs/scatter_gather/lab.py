@@ -35,21 +35,21 @@ from simulators.labs.scatter_gather.declaration import (
 from simulators.labs.scatter_gather.latency import (
     MEDIAN_US,
     SIGMA,
-    count_at_most,
+    analytic_curve,
     draw_answers,
-    factor_groups,
-    measure_maxima,
-    nearest_rank,
+    measure_curve,
     quantile_of_max_us,
 )
 from simulators.labs.scatter_gather.queries import QueryPlans
 from simulators.labs.scatter_gather.schedule import (
+    COLUMNS,
     FLIGHT_COUNT,
     NOW_MINUTE,
     Row,
     clock_time,
     column_values,
     flight_shard,
+    flight_table,
     index_term,
     key_shard,
     per_shard,
@@ -68,10 +68,11 @@ class ScatterGatherLab(QueryPlans, Lab):
     tour = TOUR
     cost_model = ScatterGatherCost
     creation_cost = 2_000
-    frame_cost = 1_500
+    frame_cost = 600
 
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)
+        self.table = flight_table(seed)
         self.shard_count: int = self.option_values["shards"]
         self.slow: dict[int, int] = {}  # shard → factor, only factors above 1
         self.written: list[tuple[Row, int]] = []  # (row, step its global entry lands)
@@ -196,10 +197,7 @@ class ScatterGatherLab(QueryPlans, Lab):
         )
         lands = self.step + GLOBAL_INDEX_LAG_OPS + 1
         self.written.append((row, lands))
-        terms = {
-            c: index_term(c, getattr(row, c))
-            for c in ("destination", "origin", "aircraft")
-        }
+        terms = {column: index_term(column, getattr(row, column)) for column in COLUMNS}
         return [
             {
                 "type": "flight_written",
@@ -217,24 +215,10 @@ class ScatterGatherLab(QueryPlans, Lab):
 
     def do_measure(self, count: int) -> list[dict]:
         """Time `count` scatter queries at every size of the ladder and at N."""
-        sizes = tuple(sorted({*LADDER, self.shard_count}))
-        maxima = measure_maxima(self._rng("measure"), count, sizes, self.slow)
-        points = []
-        for size in sizes:
-            groups = factor_groups(self.slow, size)
-            p99 = quantile_of_max_us(0.99, groups)
-            sample = maxima[size]
-            points.append(
-                {
-                    "shards": size,
-                    "p50_us": nearest_rank(sample, 0.5),
-                    "p99_us": nearest_rank(sample, 0.99),
-                    "analytic_p50_us": round(quantile_of_max_us(0.5, groups)),
-                    "analytic_p99_us": round(p99),
-                    "within_analytic_p99": count_at_most(sample, p99),
-                    "on_ladder": size in LADDER,
-                }
-            )
+        sizes = sorted({*LADDER, self.shard_count})
+        points = measure_curve(self._rng("measure"), count, sizes, self.slow)
+        for point in points:
+            point["on_ladder"] = point["shards"] in LADDER
         self.measured = {
             "count": count,
             "shard_count": self.shard_count,
@@ -271,20 +255,6 @@ class ScatterGatherLab(QueryPlans, Lab):
     # ----- what the renderer and the tests read ---------------------------------------
     def _slow_list(self) -> list[list[int]]:
         return [[shard, self.slow[shard]] for shard in sorted(self.slow)]
-
-    def analytic_curve(self) -> list[dict]:
-        """p50 and p99 of the slowest answer, in theory, at the ladder's sizes and N."""
-        curve = []
-        for size in sorted({*LADDER, self.shard_count}):
-            groups = factor_groups(self.slow, size)
-            curve.append(
-                {
-                    "shards": size,
-                    "p50_us": round(quantile_of_max_us(0.5, groups)),
-                    "p99_us": round(quantile_of_max_us(0.99, groups)),
-                }
-            )
-        return curve
 
     def snapshot(self) -> dict:
         """Shards and their factors, the last query, the measured curve, new flights."""
@@ -330,18 +300,18 @@ class ScatterGatherLab(QueryPlans, Lab):
             keys = ("kind", "shards_asked", "index_lookups", "ranges", "rows")
             summary = {key: last[key] for key in keys}
             summary |= {"latency_us": last["latency_us"], "slowest": last["slowest"]}
-        measured = None
+        n, measured = self.shard_count, None
         if self.measured is not None:
             at = self.measured["shard_count"]
             point = next(p for p in self.measured["points"] if p["shards"] == at)
             measured = {"count": self.measured["count"], **point}
         return {
-            "shard_count": self.shard_count,
+            "shard_count": n,
             "slow_shards": len(self.slow),
             "queries": dict(self.queries),
             "shard_requests": self.shard_requests,
             "last_query": summary,
-            "analytic": self.analytic_curve(),
+            "analytic": analytic_curve(sorted({*LADDER, n}), self.slow),
             "measured": measured,
             "global_index_pending": sum(due > self.step for _, due in self.written),
         }

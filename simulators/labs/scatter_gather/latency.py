@@ -149,6 +149,47 @@ def _cut_plan(sizes: tuple[int, ...], slow: dict[int, int]) -> list[tuple]:
     return plan
 
 
+def measure_curve(
+    rng: Random, count: int, sizes: list[int], slow: dict[int, int]
+) -> list[dict]:
+    """Measured and analytic p50 and p99 of `count` scatter queries at each size.
+
+    `within_analytic_p99` counts the queries answered by the analytic p99: about 99 in
+    100 when theory and measurement agree.
+    """
+    maxima = measure_maxima(rng, count, tuple(sizes), slow)
+    points = []
+    for size, theory in zip(sizes, analytic_curve(sizes, slow), strict=True):
+        sample = maxima[size]
+        p99 = quantile_of_max_us(0.99, factor_groups(slow, size))
+        points.append(
+            {
+                "shards": size,
+                "p50_us": nearest_rank(sample, 0.5),
+                "p99_us": nearest_rank(sample, 0.99),
+                "analytic_p50_us": theory["p50_us"],
+                "analytic_p99_us": theory["p99_us"],
+                "within_analytic_p99": count_at_most(sample, p99),
+            }
+        )
+    return points
+
+
+def analytic_curve(sizes: list[int], slow: dict[int, int]) -> list[dict]:
+    """p50 and p99 of the slowest answer, in theory, for clusters of each size."""
+    curve = []
+    for size in sizes:
+        groups = factor_groups(slow, size)
+        curve.append(
+            {
+                "shards": size,
+                "p50_us": round(quantile_of_max_us(0.5, groups)),
+                "p99_us": round(quantile_of_max_us(0.99, groups)),
+            }
+        )
+    return curve
+
+
 def nearest_rank(sorted_sample: list[int], q: float) -> int:
     """The q-quantile of a sorted sample by nearest rank: the value at ⌈q·n⌉."""
     return sorted_sample[max(ceil(q * len(sorted_sample)) - 1, 0)]

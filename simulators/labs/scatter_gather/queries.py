@@ -12,8 +12,8 @@ from simulators.labs.scatter_gather.schedule import (
     FLIGHT_HASHES,
     HISTORY_MINUTES,
     NOW_MINUTE,
+    FlightTable,
     Row,
-    airline_rows,
     clock_time,
     flight_shard,
     index_term,
@@ -26,14 +26,14 @@ from simulators.labs.scatter_gather.schedule import (
 class QueryPlans:
     """The query plans of the scatter-gather lab (mixed into it)."""
 
-    seed: int
+    table: FlightTable
     shard_count: int
     step: int
     written: list[tuple[Row, int]]
 
     def base_rows(self) -> tuple[Row, ...]:
         """The airline's own flights, 1 … 500."""
-        return airline_rows(self.seed)
+        return self.table.rows
 
     def rows(self) -> list[Row]:
         """Every flight: the airline's, then the ones written here."""

@@ -1,15 +1,16 @@
 """The rows this lab queries, and the shard each placement puts them on.
 
 Flights come from the airline generator (simulators/airline.py), each given one of a
-fleet of aircraft; position reports are one per aircraft per minute. Nothing here is
-kept in a lab: the rows are made again from the seed (and cached), so a checkpoint of
-the lab holds only what the learner changed.
+fleet of aircraft; position reports are one per aircraft per minute. The airline's
+flights never change, so they are `Shared`: checkpoints of a lab refer to them instead
+of copying them (playground/checkpoints.py).
 """
 
 import functools
 from dataclasses import dataclass
 
 from simulators.airline import AIRPORTS, Airline, registration
+from simulators.engine.ledger import Shared
 from simulators.engine.rng import make_rng
 from simulators.labs.hash_placement.hashing import murmur
 
@@ -53,21 +54,37 @@ def clock_time(minute: int) -> str:
     return f"{minute // 60:02d}:{minute % 60:02d}"
 
 
-@functools.lru_cache(maxsize=16)
-def airline_rows(seed: int) -> tuple[Row, ...]:
-    """The airline's flights for `seed`, each flown by one aircraft of the fleet."""
-    rng = make_rng(seed, "scatter-gather.aircraft")
-    return tuple(
-        Row(
-            flight.flight_id,
-            flight.number,
-            flight.origin,
-            flight.destination,
-            flight.departure_minute,
-            FLEET[rng.randrange(len(FLEET))],
+class FlightTable(Shared):
+    """The airline's flights for one seed, each flown by one aircraft of the fleet."""
+
+    def __init__(self, seed: int) -> None:
+        self.part_key: bytes | None = None
+        self.seed = seed
+        rng = make_rng(seed, "scatter-gather.aircraft")
+        self.rows = tuple(
+            Row(
+                flight.flight_id,
+                flight.number,
+                flight.origin,
+                flight.destination,
+                flight.departure_minute,
+                FLEET[rng.randrange(len(FLEET))],
+            )
+            for flight in Airline(seed).flights(FLIGHT_COUNT)
         )
-        for flight in Airline(seed).flights(FLIGHT_COUNT)
-    )
+
+    def __getstate__(self) -> tuple:
+        return (self.seed, self.rows)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.seed, self.rows = state
+        self.part_key = None
+
+
+@functools.lru_cache(maxsize=16)
+def flight_table(seed: int) -> FlightTable:
+    """The flight table of `seed`, made once per process (it never changes)."""
+    return FlightTable(seed)
 
 
 def flight_shard(flight_id: int, shards: int) -> int:
