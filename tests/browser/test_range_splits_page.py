@@ -78,7 +78,7 @@ def test_a_split_is_drawn_in_place_first_then_one_half_moves(page, live_server_u
         expect(bar).to_have_attribute("data-shard", row["shard"])
     expect(page.locator("#latest")).to_contain_text("Wrote 20,000 passenger ids")
     splits = lab.metrics()["splits"]["size"]
-    expect(page.locator("#latest")).to_contain_text(f"{splits} splits")
+    expect(page.locator("#latest")).to_contain_text(f"Split by size: {splits} splits")
     # the boundary table beside the drawing, sorted, from the start to the end
     table = page.locator('.rs-boundaries[data-policy="size"] tbody tr')
     expect(table).to_have_count(count)

@@ -95,6 +95,13 @@ def assert_the_labs_point_shows(page, slug):
         mod = page.locator('#stage article[data-scheme="mod"] .moved-big')
         expect(mod).to_contain_text("%")
         expect(page.locator("#lab")).to_have_attribute("data-length", "4")
+    elif slug == "range-splits":
+        # a fifth lane, slices on it, and the range query's band still lit
+        lanes = page.locator('.rs-panel[data-policy="size"] g.rs-lane')
+        expect(lanes).to_have_count(5)
+        new = page.locator('.rs-panel[data-policy="size"] g.rs-slice[data-shard="E"]')
+        expect(new.first).to_be_attached()
+        expect(page.locator("#lab")).to_have_attribute("data-length", "5")
     elif slug == "quorum":
         stale = page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
         expect(stale).to_have_count(1)
@@ -184,6 +191,19 @@ OWN_CLICKS = {
         "remove-shard": lambda t: (choose(t, "Shard", value="B"), submit(t)),
         "lookup": submit,
         "hot-key": submit,
+    },
+    "range-splits": {
+        "write-ids": submit,
+        "write-timestamps": lambda t: (
+            choose(t, "Keys", label="Timestamps"),
+            submit(t),
+        ),
+        "write-registrations": lambda t: (
+            choose(t, "Keys", label="Registrations"),
+            submit(t),
+        ),
+        "range-query": submit,
+        "add-shard": submit,
     },
     "quorum": {
         "levels-one": lambda t: (

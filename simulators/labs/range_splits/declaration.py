@@ -75,7 +75,7 @@ RATE = Param(
     default=5_000,
     minimum=1,
     maximum=MAX_RATE,
-    help=_("The stream's own clock: its writes are this far apart."),
+    help=_("Writes arrive evenly spaced at this rate, on the stream's own clock."),
 )
 POLICY = Param(
     "policy",

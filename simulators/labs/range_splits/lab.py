@@ -94,7 +94,7 @@ class RangeSplitsLab(Lab):
             if at_ms >= self.balance_ms:  # a balancer round: waiting halves move
                 splits += self._rebalance(at_ms)
                 self.balance_ms = (at_ms // BALANCE_MS + 1) * BALANCE_MS
-            if key not in size.slice_of(key).keys:
+            if not size.holds(key):
                 self.hash_keys[shards[murmur(key) % count_of]] += 1
             column = self._heat_column(at_ms)
             splits += _tagged("size", size.insert(key, at_ms), at_ms)

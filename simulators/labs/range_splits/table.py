@@ -23,6 +23,7 @@ containers and lists, no sets of strings iterated, no clock (the times are the
 stream's own).
 """
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from sortedcontainers import SortedDict, SortedList
@@ -44,10 +45,27 @@ class Slice:
     id: int
     start: str
     shard: str
-    keys: SortedList = field(default_factory=SortedList)
+    held: SortedList = field(default_factory=SortedList)
+    # keys written since `held` was last read, each new to the table: the write path
+    # appends here, and the first read sorts them in (one sort for hundreds of writes,
+    # where adding each to the sorted list costs more than the rest of a write)
+    fresh: list[str] = field(default_factory=list)
     window: int = -1  # which window of `window_ms` the write counts belong to
     writes: int = 0  # writes in that window
     recent: list[str] = field(default_factory=list)  # the keys written in it
+
+    @property
+    def keys(self) -> SortedList:
+        """The slice's keys, sorted."""
+        if self.fresh:
+            self.held.update(self.fresh)
+            self.fresh = []
+        return self.held
+
+    @property
+    def size(self) -> int:
+        """How many keys the slice holds (without sorting the fresh ones in)."""
+        return len(self.held) + len(self.fresh)
 
 
 class RangeTable:
@@ -76,20 +94,23 @@ class RangeTable:
         self.window_ms = window_ms
         self.max_slices = max_slices  # past it no slice splits (None: no bound)
         self.slices: SortedDict = SortedDict()  # start -> Slice
+        # the same slices as two plain lists in key order, for the write path: a
+        # bisect of a list is a third of the cost of SortedDict's
+        self._starts: list[str] = []
+        self._pieces: list[Slice] = []
+        self._seen: set[str] = set()  # every key held (asked, never iterated)
         self._by_id: dict[int, Slice] = {}
         self._next_id = 1
         self.window = 0  # the current window: the latest write's
         self.last_key: str | None = None  # the latest write's key
         first = Slice(0, KEY_SPACE_START, self.shards[0])
-        self.slices[KEY_SPACE_START] = first
-        self._by_id[0] = first
+        self._add_slice(first)
         self.pending: list[int] = []  # ids of split-off halves not yet moved
 
     # ----- reading the table ---------------------------------------------------------
     def slice_of(self, key: str) -> Slice:
         """The slice that holds `key`."""
-        index = self.slices.bisect_right(key) - 1
-        return self.slices.peekitem(index)[1]
+        return self._pieces[bisect_right(self._starts, key) - 1]
 
     def by_id(self, slice_id: int) -> Slice:
         """The slice with id `slice_id`, or ActionError."""
@@ -99,6 +120,10 @@ class RangeTable:
                 "no_slice", _("there is no slice %(slice)s"), slice=slice_id
             )
         return piece
+
+    def holds(self, key: str) -> bool:
+        """Whether `key` was written to the table."""
+        return key in self._seen
 
     def shard_of(self, key: str) -> str:
         """Where `key` lives: its slice's shard."""
@@ -116,7 +141,7 @@ class RangeTable:
                     "start": piece.start,
                     "end": end,
                     "shard": piece.shard,
-                    "keys": len(piece.keys),
+                    "keys": piece.size,
                     "writes": self.current_writes(piece),
                 }
             )
@@ -131,7 +156,7 @@ class RangeTable:
         """How many keys each shard holds, every shard named."""
         counts = dict.fromkeys(self.shards, 0)
         for piece in self.slices.values():
-            counts[piece.shard] += len(piece.keys)
+            counts[piece.shard] += piece.size
         return counts
 
     def current_writes(self, piece: Slice) -> int:
@@ -161,9 +186,10 @@ class RangeTable:
     # ----- changing it ---------------------------------------------------------------
     def insert(self, key: str, at_ms: int) -> list[dict]:
         """Write `key` at `at_ms`: counted as load, kept once, split past the policy."""
-        piece = self.slice_of(key)
+        piece = self._pieces[bisect_right(self._starts, key) - 1]
         window = at_ms // self.window_ms
-        self.window = max(self.window, window)
+        if window > self.window:
+            self.window = window
         self.last_key = key
         if piece.window != window:
             piece.window = window
@@ -172,8 +198,14 @@ class RangeTable:
         piece.writes += 1
         if len(piece.recent) < MAX_RECENT_FACTOR * self.max_writes:
             piece.recent.append(key)
-        if key not in piece.keys:
-            piece.keys.add(key)
+        if key not in self._seen:
+            self._seen.add(key)
+            piece.fresh.append(key)
+        if self.policy == "size":
+            if piece.size <= self.max_keys:
+                return []
+        elif piece.writes <= self.max_writes:
+            return []
         at = self._split_point(piece)
         if at is None:
             return []
@@ -230,7 +262,7 @@ class RangeTable:
             "slice": piece.id,
             "from": piece.shard,
             "to": shard,
-            "keys": len(piece.keys),
+            "keys": piece.size,
         }
         piece.shard = shard
         if piece.id in self.pending:
@@ -257,17 +289,17 @@ class RangeTable:
             )
         self.shards.append(shard)
         events = []
-        share = sum(len(p.keys) for p in self.slices.values()) / len(self.shards)
+        share = sum(p.size for p in self.slices.values()) / len(self.shards)
         while True:
             loads = self.keys_per_shard()
             donor = max(self.shards, key=lambda s: (loads[s], -self.shards.index(s)))
             candidates = [
-                p for p in self.slices.values() if p.shard == donor and p.keys
+                p for p in self.slices.values() if p.shard == donor and p.size
             ]
             if donor == shard or not candidates:
                 break
-            smallest = min(candidates, key=lambda p: (len(p.keys), p.id))
-            size = len(smallest.keys)
+            smallest = min(candidates, key=lambda p: (p.size, p.id))
+            size = smallest.size
             if loads[shard] + size > share + size / 2:
                 break
             events.append(self.move(smallest.id, shard))
@@ -280,6 +312,7 @@ class RangeTable:
         assert pieces and pieces[0].start == KEY_SPACE_START
         ids = [p.id for p in pieces]
         assert len(ids) == len(dict.fromkeys(ids)), "a slice id twice"
+        assert self._pieces == pieces and self._starts == [p.start for p in pieces]
         for i, piece in enumerate(pieces):
             assert self.slices[piece.start] is piece
             assert piece.shard in self.shards
@@ -294,7 +327,7 @@ class RangeTable:
         if self.full:
             return None
         if self.policy == "size":
-            if len(piece.keys) <= self.max_keys:
+            if piece.size <= self.max_keys:
                 return None
             return _median_split(piece.keys, piece.start)
         if piece.writes <= self.max_writes:
@@ -313,8 +346,7 @@ class RangeTable:
         piece.recent = [k for k in piece.recent if k < at]
         right.writes = len(right.recent)
         piece.writes = len(piece.recent)
-        self.slices[at] = right
-        self._by_id[right.id] = right
+        self._add_slice(right)
         moving = piece if written is not None and written >= at else right
         if moving.id not in self.pending:
             self.pending.append(moving.id)
@@ -328,6 +360,13 @@ class RangeTable:
             "right_keys": len(right.keys),
             "moving": moving.id,
         }
+
+    def _add_slice(self, piece: Slice) -> None:
+        self.slices[piece.start] = piece
+        at = bisect_right(self._starts, piece.start)
+        self._starts.insert(at, piece.start)
+        self._pieces.insert(at, piece)
+        self._by_id[piece.id] = piece
 
     def _least_loaded(self) -> str:
         keys = self.keys_per_shard()

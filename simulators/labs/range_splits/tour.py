@@ -11,7 +11,7 @@ TOUR = (
         id="write-ids",
         say=_("Press “Write a stream of keys”: 20,000 passenger ids, 5,000 a second."),
         notice=_(
-            "Each table splits a slice in two where it grew past its threshold: by "
+            "Each table splits a slice in two once it grows past its threshold: by "
             "size above 1,000 keys, by load above 2,500 writes in one second. Both "
             "halves stay on their shard first; then one half moves to the shard with "
             "the least load."

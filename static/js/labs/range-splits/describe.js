@@ -2,11 +2,6 @@
 
 import { decimal, fmt, num, percent, t, tn } from "../../i18n.js";
 
-/** The table a policy names, in words. */
-export function tableName(policy) {
-  return policy === "size" ? t("split by size") : t("split by load");
-}
-
 /** A stream's keys in words, plural by count. */
 function kindWords(kind, count) {
   const words = {
@@ -57,12 +52,15 @@ export function describeEvents(events) {
       );
   }
   if (adding) out.unshift(fmt(t("Shard %(shard)s added."), { shard: adding }));
+  const said = {
+    size: t("Split by size: %(splits)s, then %(moves)s."),
+    load: t("Split by load: %(splits)s, then %(moves)s."),
+  };
   for (const policy of ["size", "load"]) {
     const { split, moved } = counts[policy];
     if (!split && !moved) continue;
     out.push(
-      fmt(t("Table %(table)s: %(splits)s, then %(moves)s."), {
-        table: tableName(policy),
+      fmt(said[policy], {
         splits: fmt(tn("%(n)s split", "%(n)s splits", split), { n: num(split) }),
         moves: fmt(tn("%(n)s slice moved", "%(n)s slices moved", moved), { n: num(moved) }),
       }),

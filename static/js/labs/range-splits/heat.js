@@ -79,7 +79,7 @@ export function createHeat(parent, placements) {
       strip.share.textContent = total
         ? fmt(t("%(shard)s took %(share)s"), { shard: top.s, share: percent(top.n / total, 0) })
         : "–";
-      strip.share.style.color = total ? shardColour(top.s) : "";
+      strip.share.style.setProperty("--shard", total ? shardColour(top.s) : "transparent");
       canvas.setAttribute(
         "aria-label",
         fmt(t("%(placement)s: writes in the last minute per shard: %(counts)s"), {
