@@ -1,9 +1,11 @@
 """`python -m benchmarks`: every benchmark as one table.
 
 Sections: hash-placement lookups, placing and rebalancing (against bare hashing, a
-plain bisect, numpy and uhashring, paired); the network engine against SimPy (paired);
+plain bisect, numpy and uhashring, paired); range-splits' boundary table at a million
+writes (against the plainest loop, paired); the network engine against SimPy (paired);
 the quorum counter; seek and cold load at 1,000, 10,000 and 50,000 actions for every
-lab; the browser's p95 frame time at 1x and 4x CPU slow-down; the bytes an embed
+lab; the browser's p95 frame time at 1x and 4x CPU slow-down (hash-placement's dots,
+200 messages, range-splits' slices); the bytes an embed
 transfers before it is drawn; each lab's first drawing at 150 ms round trip,
 modulepreload on and off; the classroom fan-out (one host, hundreds of students on
 websockets, paired with a floor);
@@ -26,6 +28,7 @@ import sys
 
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
 from benchmarks.network_engine import engine_rows, quorum_rows
+from benchmarks.range_splits import range_rows
 from benchmarks.replay_costs import cost_rows
 from benchmarks.seek import seek_rows
 from benchmarks.timing import render
@@ -61,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         *lookup_rows(keys, args.repeat),
         *placing_rows(args.keys, args.repeat),
         *rebalance_rows(args.keys, args.repeat),
+        *range_rows(args.keys, args.repeat),
         *engine_rows(args.repeat),
         *quorum_rows(args.repeat),
         *seek_rows(),
@@ -69,11 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
         from benchmarks.browser_network_fps import network_rows
+        from benchmarks.browser_range_fps import range_fps_rows
         from benchmarks.embed_transfer import table_rows
         from benchmarks.first_drawing import first_drawing_rows
 
         rows += browser_rows(args.repeat)
         rows += network_rows(args.repeat)
+        rows += range_fps_rows(args.repeat)
         rows += table_rows(min(args.repeat, 3))
         rows += first_drawing_rows(args.repeat)
     if not args.no_fanout:

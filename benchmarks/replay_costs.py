@@ -33,6 +33,9 @@ HIGH, LOW = 1.5, 0.2  # a declaration outside this band of the measured cost mis
 MILLION = ("load_keys", {"kind": "registration", "count": 1_000_000})
 WRITE = ("write", {"w": "ALL", "coordinator": "A"})
 SETTLE = ("advance", {"ms": 60_000})
+IDS = ("write", {"kind": "uniform", "count": 60_000, "rate": 5_000})
+STAMPS = ("write", {"kind": "timestamps", "count": 60_000, "rate": 20_000})
+REGS = ("write", {"kind": "skewed", "count": 60_000, "rate": 5_000})
 
 # (lab, what, the steps before, the steps timed)
 CASES = [
@@ -70,6 +73,23 @@ CASES = [
         [("set_partitions", {"partitions": 256})],
     ),
     ("hash-placement", "look a key up", [], [("lookup", {"key": "N12345"})]),
+    ("range-splits", "make the lab", [], []),
+    ("range-splits", "write 60,000 ids", [], [IDS]),
+    ("range-splits", "write 60,000 timestamps", [], [STAMPS]),
+    ("range-splits", "write 60,000 registrations after 60,000 ids", [IDS], [REGS]),
+    ("range-splits", "add a shard, 120,000 keys", [IDS, REGS], [("add_shard", {})]),
+    (
+        "range-splits",
+        "split above 100 keys, 60,000 keys",
+        [IDS],
+        [("set_thresholds", {"max_keys": 100, "max_writes": 2_500})],
+    ),
+    (
+        "range-splits",
+        "range query, 120,000 keys",
+        [IDS, REGS],
+        [("range_query", {"low": "N1", "high": "N3"})],
+    ),
     ("quorum", "write to all and deliver", [], [WRITE, SETTLE]),
     (
         "quorum",

@@ -42,6 +42,11 @@ SLUGS = ["hash-placement", "range-splits", "quorum", "partition-cap"]
 EXAMPLE_HISTORIES = {
     # a fifth shard added: mod N moves four keys in five, the ring about a fifth
     "hash-placement": [("add_shard", {})],
+    # passenger ids split and spread; then timestamps, every one on the same shard
+    "range-splits": [
+        ("write", {"kind": "uniform", "count": 20_000, "rate": 5_000}),
+        ("write", {"kind": "timestamps", "count": 20_000, "rate": 5_000}),
+    ],
     # W = R = ONE, A–C cut, a write through A, a read through C at once: a stale read
     "quorum": [
         ("set_levels", {"w": "ONE", "r": "ONE"}),
@@ -64,6 +69,7 @@ EXAMPLE_HISTORIES = {
 # what each embed of the example page is opened with
 EXAMPLE_QUERIES = {
     "hash-placement": "",
+    "range-splits": "",
     "quorum": "mode=readonly",
     "partition-cap": "controls=0&theme=dark",
 }
@@ -309,7 +315,7 @@ def test_the_embed_dialog_proposes_the_sizes_oembed_does():
     heights = re.search(r"const DEFAULT_HEIGHTS = \{([^}]*)\}", source).group(1)
     proposed = {
         name.strip().strip('"'): int(value)
-        for name, value in (pair.split(":") for pair in heights.split(","))
+        for name, value in (p.split(":") for p in heights.split(",") if p.strip())
     }
     assert proposed == DEFAULT_HEIGHTS
     assert re.search(r"const DEFAULT_WIDTH = (\d+);", source).group(1) == str(
@@ -500,6 +506,11 @@ def test_the_example_moments_are_what_they_say():
     assert booked == {"P0000002"}  # Frankfurt's booking lost to the last writer
     ring = history_of("hash-placement", EXAMPLE_HISTORIES["hash-placement"])
     assert len(ring.lab.snapshot()["shards"]) == 5
+    ranges = history_of("range-splits", EXAMPLE_HISTORIES["range-splits"]).lab
+    heat = ranges.snapshot()["heat"]["columns"][-8:]  # the last two seconds
+    for policy in ("size", "load"):
+        assert len({s for c in heat for s, n in c[policy].items() if n}) == 1
+    assert all(n > 0 for n in heat[-1]["hash"].values())
 
 
 def test_the_example_links_are_short_and_open():
@@ -508,7 +519,7 @@ def test_the_example_links_are_short_and_open():
         assert read_link(link)[0] == slug
 
 
-def test_the_example_page_embeds_the_three_moments():
+def test_the_example_page_embeds_the_four_moments():
     links = example_links()
     text = EXAMPLE_PAGE.read_text()
     if os.environ.get("EMBED_EXAMPLE_REWRITE") == "1":

@@ -134,7 +134,7 @@ ACTIONS = (
         (LOW, HIGH),
         help=_("Read every key from one key to another, both included."),
         primary=True,
-        cost=1_000,
+        cost=500,  # plus a little per key held (RangeSplitsCost)
     ),
     ActionSpec(
         "set_thresholds",

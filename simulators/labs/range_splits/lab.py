@@ -43,6 +43,7 @@ class RangeSplitsLab(Lab):
     actions = ACTIONS
     tour = TOUR
     cost_model = RangeSplitsCost
+    creation_cost = 300
     frame_cost = 8_000
 
     def __init__(self, seed: int = 0, **options) -> None:
@@ -104,6 +105,8 @@ class RangeSplitsLab(Lab):
             column["hash"][shards[murmur(key) % count_of]] += 1
             self.now_ms = at_ms + max(1, 1000 // rate)
         self.writes += count
+        for table in self.tables.values():
+            table.sort_in()
         self._forget_old_heat()
         self.last_write = {
             "kind": kind,
@@ -147,13 +150,22 @@ class RangeSplitsLab(Lab):
     def do_range_query(self, low: str, high: str) -> list[dict]:
         """Which slices and shards a query for keys low…high reads, per placement."""
         read = {p: t.range_query(low, high) for p, t in self.tables.items()}
-        found = sum(len(list(piece.keys.irange(low, high))) for piece in read["size"])
-        holding = []
+        found = sum(
+            piece.keys.bisect_right(high) - piece.keys.bisect_left(low)
+            for piece in read["size"]
+        )
+        # the shards hash placement scattered these keys over (soon every one of them)
+        holding: list[str] = []
+        count_of = len(self.shards)
         for piece in read["size"]:
             for key in piece.keys.irange(low, high):
-                shard = self.shards[murmur(key) % len(self.shards)]
+                shard = self.shards[murmur(key) % count_of]
                 if shard not in holding:
                     holding.append(shard)
+                    if len(holding) == count_of:
+                        break
+            if len(holding) == count_of:
+                break
         self.query = {
             "low": low,
             "high": high,

@@ -121,6 +121,12 @@ class RangeTable:
             )
         return piece
 
+    def sort_in(self) -> None:
+        """Sort every slice's fresh keys in (a batch of writes pays for its own)."""
+        for piece in self._pieces:
+            if piece.fresh:
+                piece.keys  # noqa: B018 (reading the keys sorts the fresh ones in)
+
     def holds(self, key: str) -> bool:
         """Whether `key` was written to the table."""
         return key in self._seen
