@@ -1,7 +1,7 @@
 """Embeds on another site, in headless Chromium.
 
 docs/embed-example.html is served from a second loopback port (another origin), with its
-embeds' origin rewritten to the live daphne's. Its three iframes must show their labs
+embeds' origin rewritten to the live daphne's. Its four iframes must show their labs
 at the chosen moments and work, each on its own; a page of that origin that frames a lab
 page is refused by the browser; a forged link never runs script; a read-only embed sends
 nothing but open_link; the Embed dialog makes a snippet for this moment.
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "embed-example.html"
 PLACEHOLDER = "http://127.0.0.1:8000"
 # seq of each link's room after open_link: one per entry of the link
-EXAMPLE_SEQ = {"hash-placement": 1, "quorum": 5, "partition-cap": 6}
+EXAMPLE_SEQ = {"hash-placement": 1, "range-splits": 2, "quorum": 5, "partition-cap": 6}
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -41,7 +41,7 @@ def other_origin(tmp_path_factory, live_server_url):
     """A static server on a second loopback port: the docs site that embeds the labs."""
     root = tmp_path_factory.mktemp("docs-site")
     text = EXAMPLE.read_text()
-    assert text.count(PLACEHOLDER) == 3
+    assert text.count(PLACEHOLDER) == len(EXAMPLE_SEQ)
     (root / "embed-example.html").write_text(text.replace(PLACEHOLDER, live_server_url))
     (root / "frames-a-lab.html").write_text(
         "<!doctype html><title>framing a lab page</title>"
@@ -90,7 +90,7 @@ def lab_data(frame, name):
     return frame.locator("#lab").get_attribute(f"data-{name}")
 
 
-def test_the_example_page_shows_three_live_embeds_at_their_moments(
+def test_the_example_page_shows_four_live_embeds_at_their_moments(
     page, other_origin, live_server_url
 ):
     page.goto(f"{other_origin}/embed-example.html")
@@ -112,12 +112,19 @@ def test_the_example_page_shows_three_live_embeds_at_their_moments(
     expect(
         quorum.locator('.q-history tr[data-kind="read"][data-stale="true"]')
     ).to_have_count(1)
+    ranges = frames["range-splits"]
+    # the timestamps all went to one shard, by size and by load
+    for policy in ("size", "load"):
+        share = ranges.locator(
+            f'.rs-heat-row[data-placement="{policy}"] .rs-heat-share'
+        )
+        expect(share).to_have_text(re.compile(r"^[A-D] took [5-9]\d%$"))
     cap = frames["partition-cap"]
     expect(cap.locator("#stage")).to_contain_text("XGGDSW")  # Tokyo's booking kept
     expect(cap.locator("html")).to_have_attribute("data-theme", "dark")
     expect(cap.locator("#controls")).to_have_count(0)
     rooms = {lab_data(f, "room") for f in frames.values()}
-    assert len(rooms) == 3  # each embed its own private room
+    assert len(rooms) == len(EXAMPLE_SEQ)  # each embed its own private room
     assert page.console_errors == []
 
     # one embed changes; the others do not

@@ -152,7 +152,13 @@ ACTIONS = (
         primary=True,
         cost=150,
     ),
-    ActionSpec("set_shards", _("Set the number of shards"), (SHARD_COUNT,), cost=100),
+    ActionSpec(
+        "set_shards",
+        _("Set the number of shards"),
+        (SHARD_COUNT,),
+        primary=True,
+        cost=100,
+    ),
     ActionSpec(
         "slow_shard",
         _("Slow a shard down"),
@@ -168,6 +174,7 @@ ACTIONS = (
             "Time many scatter queries at 1, 2, 4 … 64 shards and plot p50 and p99 "
             "of the slowest answer, beside what theory predicts."
         ),
+        primary=True,
         cost=MEASURE_BASE + MEASURE_PER_QUERY * MAX_MEASURE,  # charged by count
     ),
     ActionSpec(
