@@ -14,7 +14,7 @@ from simulators.labs import LABS
 
 pytestmark = pytest.mark.browser
 
-LANE_Y = {"A": 16, "B": 48, "C": 80, "D": 112, "E": 144}  # lanes.js: AXIS + i * 32
+LANE_Y = {s: 16 + i * 42 for i, s in enumerate("ABCDE")}  # lanes.js: AXIS + i * 42
 
 
 def slices(page, policy):

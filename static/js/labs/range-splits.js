@@ -55,7 +55,7 @@ export function createRenderer() {
       queried,
     ]
       .filter(Boolean)
-      .join(" ");
+      .join(" · ");
   }
 
   /**

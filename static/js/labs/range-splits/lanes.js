@@ -15,10 +15,11 @@ import { inkOn, shardColour } from "../../palette.js";
 import { fitToRoom } from "../../stage-fit.js";
 
 const WIDTH = 480;
-const LANE = 26;
-const GAP = 6;
+const LANE = 34;
+const GAP = 8;
 const LEFT = 20;
 const AXIS = 16;
+const TICK_CHAR = 6.2; // the width of one character of a tick label, in view box units
 const SPLIT_MS = 450;
 const MOVE_MS = 650;
 
@@ -172,14 +173,15 @@ export function createLanes(parent, { policy, title }) {
       .attr("transform", (d) => `translate(0,${geo.y(d.shard)})`);
     setTimeout(() => bars.classed("is-new", false), splitMs + moveMs + 400);
 
-    // the key line: the start key of slices wide enough to carry one
+    // the key line: slice start keys, as many as fit without touching
     const ticks = [];
-    let room = -Infinity;
+    let free = -Infinity; // where the last label ends
     for (const r of rows) {
       const { x } = geo.place.get(r.id);
-      if (x - room >= 78) {
-        ticks.push({ id: r.id, x, label: r.start === "" ? "−∞" : r.start });
-        room = x;
+      const label = shortKey(r.start);
+      if (x >= free) {
+        ticks.push({ id: r.id, x, label });
+        free = x + label.length * TICK_CHAR + 10;
       }
     }
     ticksG
@@ -212,6 +214,17 @@ export function createLanes(parent, { policy, title }) {
       panel.remove();
     },
   };
+}
+
+/**
+ * A start key as the key line shows it: a timestamp key by its milliseconds (the lab
+ * writes them as T, twelve digits and a serial), "−∞" for the start of the key space.
+ * @param {string} key
+ */
+function shortKey(key) {
+  if (key === "") return "−∞";
+  const stamp = /^T0*(\d+)-/.exec(key);
+  return stamp ? `T${stamp[1]}…` : key;
 }
 
 function sliceTitle(d) {
