@@ -17,7 +17,7 @@ import argparse
 import sys
 from bisect import bisect_left, bisect_right
 
-from benchmarks.timing import MIN_PAIRS, Row, Timing, paired, render, time_once
+from benchmarks.timing import MIN_PAIRS, Row, paired_rows, render
 from simulators.labs.range_splits.streams import stream
 from simulators.labs.range_splits.table import RangeTable
 
@@ -94,30 +94,15 @@ def range_rows(count: int, pairs: int) -> list[Row | str]:
     writes = writes_of(count)
     if ours(writes) != plain(writes):
         raise AssertionError("the plain loop and RangeTable built different tables")
-    timings = []
-
-    def case() -> float:
-        timing = time_once(lambda: ours(writes))
-        timings.append(timing)
-        return timing.cpu
-
-    def peer() -> float:
-        return time_once(lambda: plain(writes)).cpu
-
-    ratio = paired(case, peer, pairs)
-    cpu = sorted(t.cpu for t in timings)[len(timings) // 2]
-    wall = sorted(t.wall for t in timings)[len(timings) // 2]
-    return [
+    return paired_rows(
         f"range-splits: {count:,} writes split by size (1,000 keys), balanced",
-        Row(
-            "RangeTable / plain bisect + list.insert loop, same table",
-            Timing(cpu, wall),
-            count,
-            ratio.text(),
-            f"≤ {TARGET:g}x",
-            ratio.median <= TARGET,
-        ),
-    ]
+        "RangeTable / plain bisect + list.insert loop, same table",
+        lambda: ours(writes),
+        lambda: plain(writes),
+        count,
+        TARGET,
+        pairs,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ Run alone: `python -m benchmarks.scatter_gather [--queries Q] [--pairs P]`.
 import argparse
 import sys
 
-from benchmarks.timing import MIN_PAIRS, Row, Timing, paired, render, time_once
+from benchmarks.timing import MIN_PAIRS, Row, paired_rows, render
 from simulators.engine.rng import make_rng
 from simulators.labs.scatter_gather.latency import (
     latency_us,
@@ -48,27 +48,16 @@ def scatter_rows(queries: int, pairs: int) -> list[Row | str]:
         raise AssertionError("the plain loop and measure_maxima disagree")
     sample = ours(queries)
     p50, p99 = nearest_rank(sample, 0.5), nearest_rank(sample, 0.99)
-    timings = []
-
-    def case() -> float:
-        timing = time_once(lambda: ours(queries))
-        timings.append(timing)
-        return timing.cpu
-
-    ratio = paired(case, lambda: time_once(lambda: plain(queries)).cpu, pairs)
-    middle = sorted(timings, key=lambda t: t.cpu)[len(timings) // 2]
-    return [
+    return paired_rows(
         f"scatter-gather: {queries:,} simulated queries at N = {SHARDS} "
         f"(p50 {p50 / 1000:.1f} ms, p99 {p99 / 1000:.1f} ms)",
-        Row(
-            "measure_maxima / plain loop over every answer, same maxima",
-            Timing(middle.cpu, middle.wall),
-            queries,
-            ratio.text(),
-            f"≤ {TARGET:g}x",
-            ratio.median <= TARGET,
-        ),
-    ]
+        "measure_maxima / plain loop over every answer, same maxima",
+        lambda: ours(queries),
+        lambda: plain(queries),
+        queries,
+        TARGET,
+        pairs,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -351,3 +351,26 @@ class Recorded:
     def timing(self, name: str) -> Timing:
         """The median timing of every run recorded under `name`."""
         return median(self.runs[name])
+
+
+def paired_rows(
+    title: str,
+    what: str,
+    case: Callable[[], object],
+    peer: Callable[[], object],
+    items: int,
+    target: float,
+    pairs: int = MIN_PAIRS,
+) -> list[Row | str]:
+    """A section of one row: `case` over `peer` in CPU time as interleaved pairs, the
+    median case timing beside it, passed when the median ratio is at most `target`."""
+    timings: list[Timing] = []
+
+    def timed_case() -> float:
+        timings.append(time_once(case))
+        return timings[-1].cpu
+
+    ratio = paired(timed_case, lambda: time_once(peer).cpu, pairs)
+    middle = sorted(timings, key=lambda t: t.cpu)[len(timings) // 2]
+    passed = ratio.median <= target
+    return [title, Row(what, middle, items, ratio.text(), f"≤ {target:g}x", passed)]

@@ -45,6 +45,7 @@ DEFAULT_WIDTH = 800
 DEFAULT_HEIGHTS = {
     "hash-placement": 720,
     "range-splits": 720,
+    "scatter-gather": 720,
     "quorum": 680,
     "partition-cap": 720,
 }

@@ -4,8 +4,15 @@ from simulators.labs.hash_placement import HashPlacementLab
 from simulators.labs.partition_cap import PartitionCapLab
 from simulators.labs.quorum import QuorumLab
 from simulators.labs.range_splits import RangeSplitsLab
+from simulators.labs.scatter_gather import ScatterGatherLab
 
-BUILT = (HashPlacementLab, RangeSplitsLab, QuorumLab, PartitionCapLab)
+BUILT = (
+    HashPlacementLab,
+    RangeSplitsLab,
+    ScatterGatherLab,
+    QuorumLab,
+    PartitionCapLab,
+)
 LABS = {lab.slug: lab for lab in BUILT}
 
 __all__ = ["LABS"]

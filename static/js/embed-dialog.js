@@ -27,6 +27,7 @@ const DEFAULT_WIDTH = 800;
 const DEFAULT_HEIGHTS = {
   "hash-placement": 720,
   "range-splits": 720,
+  "scatter-gather": 720,
   quorum: 680,
   "partition-cap": 720,
 };

@@ -87,7 +87,7 @@ class LabDriver:
             f'#controls form[data-action="{action}"]'
         )
         before = self.page.locator("#lab").get_attribute("data-seq")
-        self.page.locator(forms).first.locator("button").first.click()
+        self.page.locator(forms).first.locator('button[type="submit"]').click()
         self.page.wait_for_function(
             "before => document.querySelector('#lab').dataset.seq !== before",
             arg=before,

@@ -19,6 +19,7 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 LABS = {
     "hash-placement": ["add_shard", "lookup"],
     "range-splits": ["write", "range_query"],
+    "scatter-gather": ["query_scatter", "measure"],
     "quorum": ["write", "read"],
     "partition-cap": ["book", "split"],
 }
@@ -89,7 +90,7 @@ def test_an_embed_passes_axe(axe_page, lab_driver, slug, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("path", ["/", "/join/", "/labs/scatter-gather/", "/nowhere/"])
+@pytest.mark.parametrize("path", ["/", "/join/", "/labs/replication/", "/nowhere/"])
 def test_the_other_pages_pass_axe(axe_page, live_server_url, path, lang):
     page = axe_page
     page.goto(f"{live_server_url}{path}?lang={lang}")

@@ -12,9 +12,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from simulators.labs import LABS
+
 pytestmark = pytest.mark.browser
 
-SLUGS = ["hash-placement", "quorum", "partition-cap"]
+SLUGS = list(LABS)
 RECORD_VIOLATIONS = """
 window.violations = [];
 document.addEventListener("securitypolicyviolation", (event) => {

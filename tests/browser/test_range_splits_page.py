@@ -113,16 +113,9 @@ def test_timestamps_heat_one_shard_and_hash_placement_spreads_them(
     assert page.console_errors == []
 
 
-def tab_to(page, selector, limit=150):
-    target = page.locator(selector)
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if target.evaluate("node => node === document.activeElement"):
-            return
-    raise AssertionError(f"Tab never reached {selector}")
-
-
-def test_by_keyboard_alone_write_a_range_query_and_add_a_shard(page, live_server_url):
+def test_by_keyboard_alone_write_a_range_query_and_add_a_shard(
+    page, live_server_url, lab_driver
+):
     seed = 6
     lab, frames = expected(
         seed,
@@ -131,13 +124,14 @@ def test_by_keyboard_alone_write_a_range_query_and_add_a_shard(page, live_server
     )
     read = frames[1][0]
     open_lab(page, live_server_url, seed)
-    tab_to(page, '#quick-controls form[data-action="write"] select[name$="-kind"]')
+    keys = lab_driver(page)
+    keys.tab_to('#quick-controls form[data-action="write"] select[name$="-kind"]')
     page.keyboard.press("End")  # the last choice: registrations
-    tab_to(page, '#quick-controls form[data-action="write"] button[type="submit"]')
+    keys.tab_to('#quick-controls form[data-action="write"] button[type="submit"]')
     page.keyboard.press("Enter")
     count = len(lab.snapshot()["tables"]["size"]["slices"])
     expect(slices(page, "size")).to_have_count(count)
-    tab_to(
+    keys.tab_to(
         page, '#quick-controls form[data-action="range_query"] button[type="submit"]'
     )
     page.keyboard.press("Enter")
@@ -152,7 +146,7 @@ def test_by_keyboard_alone_write_a_range_query_and_add_a_shard(page, live_server
     )
     rows = page.locator('.rs-boundaries[data-policy="size"] tr.is-read')
     expect(rows).to_have_count(len(read["slices"]["size"]))
-    tab_to(page, '#quick-controls form[data-action="add_shard"] button[type="submit"]')
+    keys.tab_to('#quick-controls form[data-action="add_shard"] button[type="submit"]')
     page.keyboard.press("Enter")
     expect(page.locator('.rs-panel[data-policy="size"] g.rs-lane')).to_have_count(5)
     expect(

@@ -102,6 +102,10 @@ def assert_the_labs_point_shows(page, slug):
         new = page.locator('.rs-panel[data-policy="size"] g.rs-slice[data-shard="E"]')
         expect(new.first).to_be_attached()
         expect(page.locator("#lab")).to_have_attribute("data-length", "5")
+    elif slug == "scatter-gather":
+        # the global index read that missed the fresh write, said so
+        expect(page.locator(".sg-missed")).to_contain_text("flight 501")
+        expect(page.locator(".sg-tail .sg-point")).to_have_count(14)
     elif slug == "quorum":
         stale = page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
         expect(stale).to_have_count(1)
@@ -204,6 +208,17 @@ OWN_CLICKS = {
         ),
         "range-query": submit,
         "add-shard": submit,
+    },
+    "scatter-gather": {
+        "by-key": submit,
+        "scatter": submit,
+        "measure": submit,
+        "board": lambda t: (
+            choose(t, "Flights placed by", index=1),
+            submit(t),
+        ),
+        "write": submit,
+        "global-index": lambda t: (choose(t, "Index", index=1), submit(t)),
     },
     "quorum": {
         "levels-one": lambda t: (

@@ -47,11 +47,13 @@ def test_a_coming_lab_lists_its_chapters_built_labs_first(client):
         "partition-cap",
         "hash-placement",
         "range-splits",
+        "scatter-gather",
     ]
     html = client.get("/labs/cache-stampede/").content.decode()
     assert ready_links(html) == [
         "hash-placement",
         "range-splits",
+        "scatter-gather",
         "quorum",
         "partition-cap",
     ]
