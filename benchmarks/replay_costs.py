@@ -90,6 +90,26 @@ CASES = [
         [IDS, REGS],
         [("range_query", {"low": "N1", "high": "N3"})],
     ),
+    ("scatter-gather", "make the lab", [], []),
+    ("scatter-gather", "query by key", [], [("query_by_key", {"flight_id": 7})]),
+    (
+        "scatter-gather",
+        "query without the key, 64 shards",
+        [("set_shards", {"count": 64})],
+        [("query_scatter", {})],
+    ),
+    (
+        "scatter-gather",
+        "measure 20,000 queries, a shard slowed",
+        [("slow_shard", {"shard": 3, "factor": 10})],
+        [("measure", {"count": 20_000})],
+    ),
+    (
+        "scatter-gather",
+        "departures board by flight_id, 64 shards",
+        [("set_shards", {"count": 64})],
+        [("board", {"airport": "LAX", "placement": "flight_id"})],
+    ),
     ("quorum", "write to all and deliver", [], [WRITE, SETTLE]),
     (
         "quorum",

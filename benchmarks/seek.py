@@ -84,6 +84,51 @@ def script(slug: str, rng: random.Random):
                     ("heal_all", {}),
                 ]
             )
+        elif slug == "range-splits":
+            policy = rng.choice(["size", "load"])
+            yield rng.choice(
+                [
+                    (
+                        "write",
+                        {
+                            "kind": rng.choice(["uniform", "timestamps", "skewed"]),
+                            "count": rng.randint(1, 4),
+                            "rate": rng.randint(100, 5_000),
+                        },
+                    ),
+                    ("range_query", {"low": "N12300", "high": "N12399"}),
+                    (
+                        "move_slice",
+                        {
+                            "policy": policy,
+                            "slice": rng.randint(0, 20),
+                            "shard": rng.choice("ABCD"),
+                        },
+                    ),
+                    ("split_now", {"policy": policy, "slice": rng.randint(0, 20)}),
+                    (
+                        "set_thresholds",
+                        {"max_keys": rng.randint(100, 2_000), "max_writes": 2_500},
+                    ),
+                ]
+            )
+        elif slug == "scatter-gather":
+            yield rng.choice(
+                [
+                    ("query_by_key", {"flight_id": rng.randint(1, 500)}),
+                    ("query_scatter", {}),
+                    ("set_shards", {"count": rng.randint(1, 64)}),
+                    (
+                        "slow_shard",
+                        {"shard": rng.randint(0, 7), "factor": rng.randint(1, 20)},
+                    ),
+                    ("board", {"airport": "LAX", "placement": "origin_time"}),
+                    (
+                        "index_query",
+                        {"kind": "global", "column": "destination", "value": "JFK"},
+                    ),
+                ]
+            )
         else:
             yield rng.choice(
                 [

@@ -131,9 +131,7 @@ def test_by_keyboard_alone_write_a_range_query_and_add_a_shard(
     page.keyboard.press("Enter")
     count = len(lab.snapshot()["tables"]["size"]["slices"])
     expect(slices(page, "size")).to_have_count(count)
-    keys.tab_to(
-        page, '#quick-controls form[data-action="range_query"] button[type="submit"]'
-    )
+    keys.tab_to('#quick-controls form[data-action="range_query"] button[type="submit"]')
     page.keyboard.press("Enter")
     for policy in ("size", "load"):
         lit = page.locator(f'.rs-panel[data-policy="{policy}"] g.rs-slice.is-read')
