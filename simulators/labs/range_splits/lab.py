@@ -13,6 +13,7 @@ and its move are two moments apart, as MongoDB's balancer moves chunks after the
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
+from simulators.engine.ledger import Shared
 from simulators.labs.hash_placement.hashing import murmur
 from simulators.labs.range_splits.cost import RangeSplitsCost
 from simulators.labs.range_splits.declaration import (
@@ -33,6 +34,30 @@ from simulators.labs.range_splits.table import POLICIES, RangeTable
 from simulators.labs.range_splits.tour import TOUR
 
 PLACEMENTS = (*POLICIES, "hash")
+
+
+class KeyBatch(Shared):
+    """The keys one click wrote that no table held before, in the order written.
+
+    A batch never changes once made, so a checkpoint refers to it (playground/
+    checkpoints.py) instead of copying every key again: the lab's checkpoints hold its
+    boundaries and counts, and all of them share the batches. A restored lab sorts the
+    batches' keys back into its tables (`RangeSplitsLab.__setstate__`).
+    """
+
+    __slots__ = ("keys", "part_key")
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = keys
+        self.part_key: bytes | None = None
+
+    def __reduce__(self):
+        # one string (keys never hold a newline): a fraction of a tuple's pickle
+        return (_batch_of, ("\n".join(self.keys),))
+
+
+def _batch_of(text: str) -> KeyBatch:
+    return KeyBatch(tuple(text.split("\n")))
 
 
 class RangeSplitsLab(Lab):
@@ -71,6 +96,7 @@ class RangeSplitsLab(Lab):
         self.moves = dict.fromkeys(POLICIES, 0)
         self.query: dict | None = None
         self.last_write: dict | None = None
+        self.batches: list[KeyBatch] = []  # every key written, once, by click
 
     # ----- actions --------------------------------------------------------------------
     def do_write(self, kind: str, count: int, rate: int) -> list[dict]:
@@ -91,11 +117,13 @@ class RangeSplitsLab(Lab):
         size, load = self.tables["size"], self.tables["load"]
         shards = self.shards
         count_of = len(shards)
+        fresh = []
         for at_ms, key in stream(self.seed, kind, count, rate, start):
             if at_ms >= self.balance_ms:  # a balancer round: waiting halves move
                 splits += self._rebalance(at_ms)
                 self.balance_ms = (at_ms // BALANCE_MS + 1) * BALANCE_MS
             if not size.holds(key):
+                fresh.append(key)
                 self.hash_keys[shards[murmur(key) % count_of]] += 1
             column = self._heat_column(at_ms)
             splits += _tagged("size", size.insert(key, at_ms), at_ms)
@@ -105,6 +133,8 @@ class RangeSplitsLab(Lab):
             column["hash"][shards[murmur(key) % count_of]] += 1
             self.now_ms = at_ms + max(1, 1000 // rate)
         self.writes += count
+        if fresh:
+            self.batches.append(KeyBatch(tuple(fresh)))
         for table in self.tables.values():
             table.sort_in()
         self._forget_old_heat()
@@ -205,6 +235,13 @@ class RangeSplitsLab(Lab):
         table = self.tables[policy]
         table.by_id(slice)  # refused before anything changes
         return self._counted(_tagged(policy, [table.move(slice, shard)]))
+
+    # ----- checkpoints ----------------------------------------------------------------
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        ordered = sorted(key for batch in self.batches for key in batch.keys)
+        for table in self.tables.values():
+            table.restore_keys(ordered)
 
     # ----- inside ---------------------------------------------------------------------
     def _rebalance(self, at_ms: int) -> list[dict]:

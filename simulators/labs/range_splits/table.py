@@ -23,7 +23,7 @@ containers and lists, no sets of strings iterated, no clock (the times are the
 stream's own).
 """
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from sortedcontainers import SortedDict, SortedList
@@ -53,6 +53,15 @@ class Slice:
     window: int = -1  # which window of `window_ms` the write counts belong to
     writes: int = 0  # writes in that window
     recent: list[str] = field(default_factory=list)  # the keys written in it
+
+    def __getstate__(self) -> dict:
+        # the keys are not pickled: the lab keeps every key it was written in shared
+        # batches (lab.py, KeyBatch), and a restored table takes them back from there
+        # (`restore_keys`), so a checkpoint holds the boundaries, not the key space
+        state = dict(self.__dict__)
+        state["held"] = None
+        state["fresh"] = []
+        return state
 
     @property
     def keys(self) -> SortedList:
@@ -121,11 +130,31 @@ class RangeTable:
             )
         return piece
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_seen"] = None  # rebuilt by restore_keys, as the slices' keys are
+        return state
+
+    def restore_keys(self, ordered: list[str]) -> None:
+        """Give a table restored from a pickle its keys back: every key it held, in
+        key order (each goes to the slice whose range holds it)."""
+        self._seen = set(ordered)
+        starts = self._starts
+        for i, piece in enumerate(self._pieces):
+            low = bisect_left(ordered, starts[i])
+            high = bisect_left(ordered, starts[i + 1]) if i + 1 < len(starts) else None
+            piece.held = SortedList(ordered[low:high])
+            piece.fresh = []
+
     def sort_in(self) -> None:
-        """Sort every slice's fresh keys in (a batch of writes pays for its own)."""
+        """Sort every slice's fresh keys in (a batch of writes pays for its own), and
+        forget the writes of windows gone by (a slice's `recent` matters only in the
+        current window: a write in a later one starts it afresh)."""
         for piece in self._pieces:
             if piece.fresh:
                 piece.keys  # noqa: B018 (reading the keys sorts the fresh ones in)
+            if piece.window != self.window and piece.recent:
+                piece.recent = []
 
     def holds(self, key: str) -> bool:
         """Whether `key` was written to the table."""

@@ -140,7 +140,7 @@ ACTIONS = (
         (FLIGHT_ID,),
         help=_("WHERE flight_id = …: the router hashes the key and asks one shard."),
         primary=True,
-        cost=60,
+        cost=150,
     ),
     ActionSpec(
         "query_scatter",
@@ -150,7 +150,7 @@ ACTIONS = (
             "shard and waits for all of them."
         ),
         primary=True,
-        cost=150,
+        cost=250,
     ),
     ActionSpec(
         "set_shards",
@@ -164,7 +164,7 @@ ACTIONS = (
         _("Slow a shard down"),
         (SHARD, FACTOR),
         help=_("Make one shard's answers take longer; factor 1 makes it normal."),
-        cost=300,
+        cost=150,
     ),
     ActionSpec(
         "measure",
@@ -182,21 +182,21 @@ ACTIONS = (
         _("Show the departures board"),
         (AIRPORT, BOARD_PLACEMENT),
         help=_("The next departures from one airport, as the board shows them."),
-        cost=120,
+        cost=250,
     ),
     ActionSpec(
         "aircraft_history",
         _("Read an aircraft's last hour"),
         (AIRCRAFT, HISTORY_PLACEMENT),
         help=_("Every position report one aircraft sent in the last hour."),
-        cost=100,
+        cost=250,
     ),
     ActionSpec(
         "index_query",
         _("Query a secondary index"),
         (INDEX_KIND, COLUMN, VALUE),
         help=_("Find flights by a column that is not the shard key."),
-        cost=100,
+        cost=250,
     ),
     ActionSpec(
         "write_flight",
@@ -218,7 +218,7 @@ ACTIONS = (
             "Insert a flight: its shard and its local index are written at once, "
             "the global index a moment later."
         ),
-        cost=40,
+        cost=150,
     ),
 )
 

@@ -67,7 +67,7 @@ class ScatterGatherLab(QueryPlans, Lab):
     actions = ACTIONS
     tour = TOUR
     cost_model = ScatterGatherCost
-    creation_cost = 2_000
+    creation_cost = 200
     frame_cost = 600
 
     def __init__(self, seed: int = 0, **options) -> None:
