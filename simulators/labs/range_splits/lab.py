@@ -13,7 +13,7 @@ and its move are two moments apart, as MongoDB's balancer moves chunks after the
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
-from simulators.engine.ledger import Shared
+from simulators.engine.ledger import Ledger
 from simulators.labs.hash_placement.hashing import murmur
 from simulators.labs.range_splits.cost import RangeSplitsCost
 from simulators.labs.range_splits.declaration import (
@@ -34,30 +34,6 @@ from simulators.labs.range_splits.table import POLICIES, RangeTable
 from simulators.labs.range_splits.tour import TOUR
 
 PLACEMENTS = (*POLICIES, "hash")
-
-
-class KeyBatch(Shared):
-    """The keys one click wrote that no table held before, in the order written.
-
-    A batch never changes once made, so a checkpoint refers to it (playground/
-    checkpoints.py) instead of copying every key again: the lab's checkpoints hold its
-    boundaries and counts, and all of them share the batches. A restored lab sorts the
-    batches' keys back into its tables (`RangeSplitsLab.__setstate__`).
-    """
-
-    __slots__ = ("keys", "part_key")
-
-    def __init__(self, keys: tuple[str, ...]) -> None:
-        self.keys = keys
-        self.part_key: bytes | None = None
-
-    def __reduce__(self):
-        # one string (keys never hold a newline): a fraction of a tuple's pickle
-        return (_batch_of, ("\n".join(self.keys),))
-
-
-def _batch_of(text: str) -> KeyBatch:
-    return KeyBatch(tuple(text.split("\n")))
 
 
 class RangeSplitsLab(Lab):
@@ -96,7 +72,10 @@ class RangeSplitsLab(Lab):
         self.moves = dict.fromkeys(POLICIES, 0)
         self.query: dict | None = None
         self.last_write: dict | None = None
-        self.batches: list[KeyBatch] = []  # every key written, once, by click
+        # every key written, once, in the order written: sealed in shared blocks as
+        # they come, so checkpoints refer to the keys instead of copying them
+        # (simulators/engine/ledger.py); a restored lab sorts them back into its tables
+        self.written = Ledger()
 
     # ----- actions --------------------------------------------------------------------
     def do_write(self, kind: str, count: int, rate: int) -> list[dict]:
@@ -133,8 +112,9 @@ class RangeSplitsLab(Lab):
             column["hash"][shards[murmur(key) % count_of]] += 1
             self.now_ms = at_ms + max(1, 1000 // rate)
         self.writes += count
-        if fresh:
-            self.batches.append(KeyBatch(tuple(fresh)))
+        for key in fresh:
+            self.written.append(key)
+        self.written.settle(len(self.written))
         for table in self.tables.values():
             table.sort_in()
         self._forget_old_heat()
@@ -239,7 +219,7 @@ class RangeSplitsLab(Lab):
     # ----- checkpoints ----------------------------------------------------------------
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        ordered = sorted(key for batch in self.batches for key in batch.keys)
+        ordered = sorted(self.written)
         for table in self.tables.values():
             table.restore_keys(ordered)
 

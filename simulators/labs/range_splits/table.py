@@ -55,8 +55,8 @@ class Slice:
     recent: list[str] = field(default_factory=list)  # the keys written in it
 
     def __getstate__(self) -> dict:
-        # the keys are not pickled: the lab keeps every key it was written in shared
-        # batches (lab.py, KeyBatch), and a restored table takes them back from there
+        # the keys are not pickled: the lab keeps every key written in a ledger of
+        # shared blocks (lab.py), and a restored table takes them back from there
         # (`restore_keys`), so a checkpoint holds the boundaries, not the key space
         state = dict(self.__dict__)
         state["held"] = None
