@@ -219,9 +219,11 @@ class RangeSplitsLab(Lab):
     # ----- checkpoints ----------------------------------------------------------------
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        ordered = sorted(self.written)
+        ordered = self.written.to_list()
+        ordered.sort()
+        seen = set(ordered)  # both tables hold the same keys (each its own set)
         for table in self.tables.values():
-            table.restore_keys(ordered)
+            table.restore_keys(ordered, seen.copy())
 
     # ----- inside ---------------------------------------------------------------------
     def _rebalance(self, at_ms: int) -> list[dict]:

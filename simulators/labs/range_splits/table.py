@@ -135,10 +135,10 @@ class RangeTable:
         state["_seen"] = None  # rebuilt by restore_keys, as the slices' keys are
         return state
 
-    def restore_keys(self, ordered: list[str]) -> None:
+    def restore_keys(self, ordered: list[str], seen: set[str]) -> None:
         """Give a table restored from a pickle its keys back: every key it held, in
-        key order (each goes to the slice whose range holds it)."""
-        self._seen = set(ordered)
+        key order (each goes to the slice whose range holds it), and as a set."""
+        self._seen = seen
         starts = self._starts
         for i, piece in enumerate(self._pieces):
             low = bisect_left(ordered, starts[i])
