@@ -48,6 +48,7 @@ export function createRenderer() {
 
   function draw(snapshot, metrics, animate) {
     sql.textContent = snapshot.last_query ? `${snapshot.last_query.sql} · ` : "";
+    sql.hidden = !snapshot.last_query;
     said.textContent = statusLine(snapshot);
     cluster.update(snapshot, animate);
     chart.update(snapshot, metrics);
