@@ -76,6 +76,12 @@ CASES = [
     ("range-splits", "make the lab", [], []),
     ("range-splits", "write 60,000 ids", [], [IDS]),
     ("range-splits", "write 60,000 timestamps", [], [STAMPS]),
+    (
+        "range-splits",
+        "write one key, 60,000 held",
+        [IDS],
+        [("write", {"kind": "uniform", "count": 1, "rate": 10})],
+    ),
     ("range-splits", "write 60,000 registrations after 60,000 ids", [IDS], [REGS]),
     ("range-splits", "add a shard, 120,000 keys", [IDS, REGS], [("add_shard", {})]),
     (
