@@ -151,6 +151,11 @@ def test_by_keyboard_alone_write_a_range_query_and_add_a_shard(
         page.locator('.rs-panel[data-policy="size"] g.rs-slice[data-shard="E"]').first
     ).to_be_attached()
     expect(page.locator("#latest")).to_contain_text("Shard E added")
+    # a change that only moved slices says so, without "0 splits"
+    expect(page.locator("#latest")).to_contain_text(
+        re.compile(r"Split by size: \d+ slices? moved\.")
+    )
+    expect(page.locator("#latest")).not_to_contain_text("0 splits")
     assert page.console_errors == []
 
 

@@ -52,19 +52,22 @@ export function describeEvents(events) {
       );
   }
   if (adding) out.unshift(fmt(t("Shard %(shard)s added."), { shard: adding }));
-  const said = {
+  // both when both happened ("3 splits, then 2 slices moved"), else the one that did
+  const both = {
     size: t("Split by size: %(splits)s, then %(moves)s."),
     load: t("Split by load: %(splits)s, then %(moves)s."),
+  };
+  const one = {
+    size: t("Split by size: %(what)s."),
+    load: t("Split by load: %(what)s."),
   };
   for (const policy of ["size", "load"]) {
     const { split, moved } = counts[policy];
     if (!split && !moved) continue;
-    out.push(
-      fmt(said[policy], {
-        splits: fmt(tn("%(n)s split", "%(n)s splits", split), { n: num(split) }),
-        moves: fmt(tn("%(n)s slice moved", "%(n)s slices moved", moved), { n: num(moved) }),
-      }),
-    );
+    const splits = fmt(tn("%(n)s split", "%(n)s splits", split), { n: num(split) });
+    const moves = fmt(tn("%(n)s slice moved", "%(n)s slices moved", moved), { n: num(moved) });
+    if (split && moved) out.push(fmt(both[policy], { splits, moves }));
+    else out.push(fmt(one[policy], { what: split ? splits : moves }));
   }
   return out;
 }
