@@ -1,5 +1,7 @@
 """What range-splits lets a user choose and do, declared as data."""
 
+from dataclasses import replace
+
 from simulators.engine.declaration import ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
 from simulators.labs.range_splits.streams import STREAM_KINDS
@@ -100,22 +102,9 @@ HIGH = Param("high", _("To key"), "text", default="N12399", max_length=32)
 
 OPTIONS = (
     Param("shards", _("Shards"), "int", default=4, minimum=1, maximum=MAX_SHARDS),
-    Param(
-        "max_keys",
-        MAX_KEYS.label,
-        "int",
-        default=MAX_KEYS.default,
-        minimum=MAX_KEYS.minimum,
-        maximum=MAX_KEYS.maximum,
-    ),
-    Param(
-        "max_writes",
-        MAX_WRITES_PER_SECOND.label,
-        "int",
-        default=MAX_WRITES_PER_SECOND.default,
-        minimum=MAX_WRITES_PER_SECOND.minimum,
-        maximum=MAX_WRITES_PER_SECOND.maximum,
-    ),
+    # chosen when the lab is made: the same bounds as the action's fields, no help
+    replace(MAX_KEYS, help="", current=None),
+    replace(MAX_WRITES_PER_SECOND, help="", current=None),
 )
 
 ACTIONS = (

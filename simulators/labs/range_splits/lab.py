@@ -212,9 +212,8 @@ class RangeSplitsLab(Lab):
 
     def do_move_slice(self, policy: str, slice: int, shard: str) -> list[dict]:  # noqa: A002
         """Move one slice, with its keys, to a shard."""
-        table = self.tables[policy]
-        table.by_id(slice)  # refused before anything changes
-        return self._counted(_tagged(policy, [table.move(slice, shard)]))
+        moved = self.tables[policy].move(slice, shard)  # checks before it changes
+        return self._counted(_tagged(policy, [moved]))
 
     # ----- checkpoints ----------------------------------------------------------------
     def __setstate__(self, state: dict) -> None:
