@@ -7,11 +7,15 @@ all land on one shard, and splitting by load splits that hot tail yet leaves eve
 write on one slice.
 """
 
+from unittest.mock import patch
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from playground.checkpoints import Parts
 from simulators.engine import ActionError
+from simulators.labs.range_splits import table as range_table
 from simulators.labs.range_splits.streams import hash_shard, stream
 from simulators.labs.range_splits.table import RangeTable
 
@@ -30,14 +34,18 @@ operations = st.lists(
         ),
         st.tuples(st.just("add_shard"), st.sampled_from("DEFA")),
         st.tuples(st.just("rebalance"), st.none()),
+        st.tuples(st.just("seal"), st.none()),  # the end of a click
+        st.tuples(st.just("restore"), st.none()),  # a checkpoint taken and restored
     ),
     max_size=150,
 )
 
 
 def run(table, ops):
-    """Apply `ops`; an ActionError must leave the table as it was."""
+    """Apply `ops`; an ActionError must leave the table as it was. Returns the table
+    (a restore replaces it) and the keys written."""
     written = []
+    parts = Parts()
     for clock, (op, arg) in enumerate(ops):
         before = table.boundaries()
         try:
@@ -50,12 +58,17 @@ def run(table, ops):
                 table.move(*arg)
             elif op == "add_shard":
                 table.add_shard(arg)
+            elif op == "seal":
+                table.sort_in()
+            elif op == "restore":
+                table.sort_in()  # checkpoints are taken between clicks
+                table = parts.loads(parts.dumps(table)[0])
             else:
                 table.rebalance()
         except ActionError:
             assert table.boundaries() == before
         table.check()
-    return written
+    return table, written
 
 
 @PROPERTY
@@ -75,7 +88,8 @@ def test_the_slices_tile_the_key_space_and_hold_every_key_once(
         max_writes=max_writes,
         window_ms=50,
     )
-    written = run(table, ops)
+    with patch.object(range_table, "SHARE_AT", 3):  # share runs of a few keys too
+        table, written = run(table, ops)
     held = [key for piece in table.slices.values() for key in piece.keys]
     # no key lost, none twice, and in key order across the slices
     assert held == sorted(dict.fromkeys(written))

@@ -2,8 +2,11 @@
 
 Costs are in work units (about a microsecond each, simulators/engine/cost.py); the
 per-write and per-key figures are measured by `make bench` ("Declared replay costs" in
-docs/benchmarks.md). The model follows the one number later costs depend on: how many
-writes the lab holds.
+docs/benchmarks.md). The model follows the two numbers later costs depend on: how many
+writes the lab holds, and the size threshold last set (0 until a click sets one: the
+lab's options may have set any). A threshold as high as the last one or higher splits
+nothing (every slice is at most the last one, or the table is full and splits no
+more), so it costs a pass over the slices, not over the keys.
 """
 
 from simulators.engine.cost import CostModel
@@ -18,14 +21,19 @@ class RangeSplitsCost(CostModel):
 
     def __init__(self, lab_class) -> None:
         super().__init__(lab_class)
-        self.scale = (0,)
+        self.scale = (0, 0)
 
     def charge(self, spec, args: dict) -> int:
-        (writes,) = self.scale
+        writes, threshold = self.scale
         if spec.name == "write":
-            self.scale = (writes + args["count"],)
+            self.scale = (writes + args["count"], threshold)
             return spec.cost + args["count"] * PER_WRITE
-        if spec.name in ("add_shard", "set_thresholds"):
+        if spec.name == "set_thresholds":
+            self.scale = (writes, args["max_keys"])
+            if threshold and args["max_keys"] >= threshold:
+                return spec.cost  # nothing splits
+            return spec.cost + writes * PER_KEY
+        if spec.name == "add_shard":
             return spec.cost + writes * PER_KEY
         if spec.name == "range_query":
             return spec.cost + round(writes * PER_KEY_READ)

@@ -13,7 +13,6 @@ and its move are two moments apart, as MongoDB's balancer moves chunks after the
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
-from simulators.engine.ledger import Ledger
 from simulators.labs.hash_placement.hashing import murmur
 from simulators.labs.range_splits.cost import RangeSplitsCost
 from simulators.labs.range_splits.declaration import (
@@ -72,10 +71,6 @@ class RangeSplitsLab(Lab):
         self.moves = dict.fromkeys(POLICIES, 0)
         self.query: dict | None = None
         self.last_write: dict | None = None
-        # every key written, once, in the order written: sealed in shared blocks as
-        # they come, so checkpoints refer to the keys instead of copying them
-        # (simulators/engine/ledger.py); a restored lab sorts them back into its tables
-        self.written = Ledger()
 
     # ----- actions --------------------------------------------------------------------
     def do_write(self, kind: str, count: int, rate: int) -> list[dict]:
@@ -96,25 +91,21 @@ class RangeSplitsLab(Lab):
         size, load = self.tables["size"], self.tables["load"]
         shards = self.shards
         count_of = len(shards)
-        fresh = []
         for at_ms, key in stream(self.seed, kind, count, rate, start):
             if at_ms >= self.balance_ms:  # a balancer round: waiting halves move
                 splits += self._rebalance(at_ms)
                 self.balance_ms = (at_ms // BALANCE_MS + 1) * BALANCE_MS
-            if not size.holds(key):
-                fresh.append(key)
+            new = not size.holds(key)  # both tables hold the same keys
+            if new:
                 self.hash_keys[shards[murmur(key) % count_of]] += 1
             column = self._heat_column(at_ms)
-            splits += _tagged("size", size.insert(key, at_ms), at_ms)
+            splits += _tagged("size", size.insert(key, at_ms, new), at_ms)
             column["size"][size.shard_of(key)] += 1
-            splits += _tagged("load", load.insert(key, at_ms), at_ms)
+            splits += _tagged("load", load.insert(key, at_ms, new), at_ms)
             column["load"][load.shard_of(key)] += 1
             column["hash"][shards[murmur(key) % count_of]] += 1
             self.now_ms = at_ms + max(1, 1000 // rate)
         self.writes += count
-        for key in fresh:
-            self.written.append(key)
-        self.written.settle(len(self.written))
         for table in self.tables.values():
             table.sort_in()
         self._forget_old_heat()
@@ -160,15 +151,12 @@ class RangeSplitsLab(Lab):
     def do_range_query(self, low: str, high: str) -> list[dict]:
         """Which slices and shards a query for keys low…high reads, per placement."""
         read = {p: t.range_query(low, high) for p, t in self.tables.items()}
-        found = sum(
-            piece.keys.bisect_right(high) - piece.keys.bisect_left(low)
-            for piece in read["size"]
-        )
+        found = sum(piece.count_between(low, high) for piece in read["size"])
         # the shards hash placement scattered these keys over (soon every one of them)
         holding: list[str] = []
         count_of = len(self.shards)
         for piece in read["size"]:
-            for key in piece.keys.irange(low, high):
+            for key in piece.between(low, high):
                 shard = self.shards[murmur(key) % count_of]
                 if shard not in holding:
                     holding.append(shard)
@@ -214,15 +202,6 @@ class RangeSplitsLab(Lab):
         """Move one slice, with its keys, to a shard."""
         moved = self.tables[policy].move(slice, shard)  # checks before it changes
         return self._counted(_tagged(policy, [moved]))
-
-    # ----- checkpoints ----------------------------------------------------------------
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        ordered = self.written.to_list()
-        ordered.sort()
-        seen = set(ordered)  # both tables hold the same keys (each its own set)
-        for table in self.tables.values():
-            table.restore_keys(ordered, seen.copy())
 
     # ----- inside ---------------------------------------------------------------------
     def _rebalance(self, at_ms: int) -> list[dict]:
@@ -313,7 +292,7 @@ class RangeSplitsLab(Lab):
             "keys_per_shard": keys,
             "minute_writes": minute,
             "hottest_share": hottest,
-            "slices": {p: len(t.slices) for p, t in self.tables.items()},
+            "slices": {p: len(t.pieces) for p, t in self.tables.items()},
             "splits": dict(self.splits),
             "moves": dict(self.moves),
         }

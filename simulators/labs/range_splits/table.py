@@ -24,12 +24,13 @@ stream's own).
 """
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-from sortedcontainers import SortedDict, SortedList
+from itertools import chain
 
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
+from simulators.engine.ledger import Shared
 
 POLICIES = ("size", "load")
 KEY_SPACE_START = ""
@@ -38,43 +39,171 @@ KEY_SPACE_START = ""
 MAX_RECENT_FACTOR = 2
 
 
+# a run of this many keys or more is a part that checkpoints share; a smaller one (the
+# keys of a click or two) is copied into each checkpoint that holds it
+SHARE_AT = 8
+# runs merge up to this many keys and no further: a click merges at most this many
+# keys, so it costs as much in a slice of a thousand keys as in one of 100,000
+MAX_MERGE = 4_096
+
+
+class Run:
+    """Keys in order, each once, that never change once made."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = keys
+
+    def __reduce__(self):
+        return (Run, (self.keys,))
+
+
+class SharedRun(Shared):
+    """A `Run` big enough to share: a checkpoint refers to it instead of copying it."""
+
+    __slots__ = ("keys", "part_key")
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = keys
+        self.part_key: bytes | None = None
+
+    def __reduce__(self):
+        return (SharedRun, (self.keys,))
+
+
+def _run(keys: tuple[str, ...]) -> Run | SharedRun:
+    return SharedRun(keys) if len(keys) >= SHARE_AT else Run(keys)
+
+
 @dataclass
 class Slice:
-    """One contiguous slice of the key space: [start, next slice's start)."""
+    """One contiguous slice of the key space: [start, next slice's start).
+
+    Its keys are sorted runs that never change (a run holds keys no other run of the
+    table holds) and the keys written since the last run was made (`fresh`, in the
+    order written). A click's writes become one run at its end (`seal`); a run as big
+    as the one before it is merged into it, so a slice holds a few runs however many
+    clicks wrote to it. A checkpoint shares the big runs (`SharedRun`), and a restored
+    slice takes them back as they are: a restore does not sort a single key.
+    """
 
     id: int
     start: str
     shard: str
-    held: SortedList = field(default_factory=SortedList)
-    # keys written since `held` was last read, each new to the table: the write path
-    # appends here, and the first read sorts them in (one sort for hundreds of writes,
-    # where adding each to the sorted list costs more than the rest of a write)
-    fresh: list[str] = field(default_factory=list)
+    runs: list = field(default_factory=list)  # Run or SharedRun, each sorted
+    fresh: list[str] = field(default_factory=list)  # new to the table, unsorted
+    stored: int = 0  # keys in the runs
     window: int = -1  # which window of `window_ms` the write counts belong to
     writes: int = 0  # writes in that window
     recent: list[str] = field(default_factory=list)  # the keys written in it
+    # True once a checkpoint holds this very object (in a `SliceChunk`): from then on
+    # it never changes, and the table changes a copy instead (`RangeTable._own`)
+    frozen: bool = False
 
-    def __getstate__(self) -> dict:
-        # the keys are not pickled: the lab keeps every key written in a ledger of
-        # shared blocks (lab.py), and a restored table takes them back from there
-        # (`restore_keys`), so a checkpoint holds the boundaries, not the key space
-        state = dict(self.__dict__)
-        state["held"] = None
-        state["fresh"] = []
-        return state
-
-    @property
-    def keys(self) -> SortedList:
-        """The slice's keys, sorted."""
-        if self.fresh:
-            self.held.update(self.fresh)
-            self.fresh = []
-        return self.held
+    def thaw(self) -> "Slice":
+        """A copy that may change (the runs themselves never do: they are shared)."""
+        return Slice(
+            self.id,
+            self.start,
+            self.shard,
+            list(self.runs),
+            list(self.fresh),
+            self.stored,
+            self.window,
+            self.writes,
+            list(self.recent),
+        )
 
     @property
     def size(self) -> int:
-        """How many keys the slice holds (without sorting the fresh ones in)."""
-        return len(self.held) + len(self.fresh)
+        """How many keys the slice holds."""
+        return self.stored + len(self.fresh)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The slice's keys, sorted (a merge of its runs: not for the write path)."""
+        runs = self.runs
+        if len(runs) == 1 and not self.fresh:
+            return runs[0].keys
+        return tuple(sorted(chain(*(run.keys for run in runs), self.fresh)))
+
+    def in_runs(self, key: str) -> bool:
+        """Whether `key` is in one of the slice's runs (not among the fresh keys)."""
+        for run in self.runs:
+            keys = run.keys
+            at = bisect_left(keys, key)
+            if at < len(keys) and keys[at] == key:
+                return True
+        return False
+
+    def count_between(self, low: str, high: str) -> int:
+        """How many keys k with low <= k <= high the slice holds."""
+        count = sum(1 for key in self.fresh if low <= key <= high)
+        for run in self.runs:
+            count += bisect_right(run.keys, high) - bisect_left(run.keys, low)
+        return count
+
+    def between(self, low: str, high: str) -> list[str]:
+        """The keys k with low <= k <= high, sorted."""
+        found = [key for key in self.fresh if low <= key <= high]
+        for run in self.runs:
+            keys = run.keys
+            found += keys[bisect_left(keys, low) : bisect_right(keys, high)]
+        found.sort()
+        return found
+
+    def seal(self) -> None:
+        """Make the fresh keys a run; merge it into the runs before it as they fill."""
+        if not self.fresh:
+            return
+        runs = self.runs
+        runs.append(_run(tuple(sorted(self.fresh))))
+        self.stored += len(self.fresh)
+        self.fresh = []
+        while len(runs) > 1:
+            before, last = len(runs[-2].keys), len(runs[-1].keys)
+            if before > 2 * last or before + last > MAX_MERGE:
+                break
+            last = runs.pop()
+            runs[-1] = _run(tuple(sorted(runs[-1].keys + last.keys)))
+
+    def replace(self, ordered: tuple[str, ...]) -> None:
+        """Hold exactly `ordered` (sorted, distinct) as one run."""
+        self.runs = [_run(ordered)] if ordered else []
+        self.fresh = []
+        self.stored = len(ordered)
+
+
+class SliceChunk(Shared):
+    """The slices with ids `CHUNK * n` to `CHUNK * n + CHUNK - 1`, frozen: a part."""
+
+    __slots__ = ("pieces", "part_key")
+
+    def __init__(self, pieces: tuple[Slice, ...]) -> None:
+        self.pieces = pieces
+        self.part_key: bytes | None = None
+
+    def __reduce__(self):
+        return (SliceChunk, (self.pieces,))
+
+
+class SliceOrder(Shared):
+    """The ids of a table's slices in key order, as a checkpoint shares them."""
+
+    __slots__ = ("ids", "part_key")
+
+    def __init__(self, ids: tuple[int, ...]) -> None:
+        self.ids = ids
+        self.part_key: bytes | None = None
+
+    def __reduce__(self):
+        return (SliceOrder, (self.ids,))
+
+
+# slices a chunk holds: a checkpoint refers to a table's slices a chunk at a time, and
+# a click that changes a few slices makes new chunks of those few only
+CHUNK = 8
 
 
 class RangeTable:
@@ -102,13 +231,22 @@ class RangeTable:
         self.max_writes = max_writes
         self.window_ms = window_ms
         self.max_slices = max_slices  # past it no slice splits (None: no bound)
-        self.slices: SortedDict = SortedDict()  # start -> Slice
-        # the same slices as two plain lists in key order, for the write path: a
-        # bisect of a list is a third of the cost of SortedDict's
+        # the slices in key order, as two plain lists (starts and slices): the write
+        # path bisects the starts
         self._starts: list[str] = []
         self._pieces: list[Slice] = []
-        self._seen: set[str] = set()  # every key held (asked, never iterated)
+        # keys the table holds (asked, never iterated): every one of them while
+        # `_known_all`, as in a table built write by write; a table restored from a
+        # checkpoint knows only those written since, and looks in the runs for the rest
+        # (a checkpoint does not copy the set: that would copy every key)
+        self._known: set[str] = set()
+        self._known_all = True
         self._by_id: dict[int, Slice] = {}
+        # what the last checkpoint froze: chunk number -> SliceChunk, and the order;
+        # a change to a slice drops its chunk (a new slice, the order), and the next
+        # checkpoint freezes only what was dropped
+        self._chunks: dict[int, SliceChunk] = {}
+        self._order: SliceOrder | None = None
         self._next_id = 1
         self.window = 0  # the current window: the latest write's
         self.last_key: str | None = None  # the latest write's key
@@ -117,6 +255,16 @@ class RangeTable:
         self.pending: list[int] = []  # ids of split-off halves not yet moved
 
     # ----- reading the table ---------------------------------------------------------
+    @property
+    def pieces(self) -> list[Slice]:
+        """The slices in key order (read them; change them through the table)."""
+        return self._pieces
+
+    @property
+    def slices(self) -> dict[str, Slice]:
+        """The slices by start, in key order (a copy: for reading)."""
+        return dict(zip(self._starts, self._pieces, strict=True))
+
     def slice_of(self, key: str) -> Slice:
         """The slice that holds `key`."""
         return self._pieces[bisect_right(self._starts, key) - 1]
@@ -131,34 +279,73 @@ class RangeTable:
         return piece
 
     def __getstate__(self) -> dict:
+        """The table with its slices as shared chunks: the chunks no slice of which
+        changed since the last checkpoint are the same parts again."""
         state = dict(self.__dict__)
-        state["_seen"] = None  # rebuilt by restore_keys, as the slices' keys are
+        for name in ("_starts", "_pieces", "_by_id", "_chunks", "_order"):
+            del state[name]
+        state["_known"] = None
+        state["_known_all"] = False
+        chunks = self._chunks
+        for number in range((self._next_id + CHUNK - 1) // CHUNK):
+            if number not in chunks:
+                first = number * CHUNK
+                frozen = []
+                for slice_id in range(first, first + CHUNK):
+                    piece = self._by_id.get(slice_id)
+                    if piece is not None:
+                        piece.frozen = True
+                        frozen.append(piece)
+                chunks[number] = SliceChunk(tuple(frozen))
+        if self._order is None:
+            self._order = SliceOrder(tuple(piece.id for piece in self._pieces))
+        state["chunks"] = [chunks[n] for n in sorted(chunks)]
+        state["order"] = self._order
         return state
 
-    def restore_keys(self, ordered: list[str], seen: set[str]) -> None:
-        """Give a table restored from a pickle its keys back: every key it held, in
-        key order (each goes to the slice whose range holds it), and as a set."""
-        self._seen = seen
-        starts = self._starts
-        for i, piece in enumerate(self._pieces):
-            low = bisect_left(ordered, starts[i])
-            high = bisect_left(ordered, starts[i + 1]) if i + 1 < len(starts) else None
-            piece.held = SortedList(ordered[low:high])
-            piece.fresh = []
+    def __setstate__(self, state: dict) -> None:
+        chunks, order = state.pop("chunks"), state.pop("order")
+        self.__dict__.update(state)
+        self._chunks = {piece.pieces[0].id // CHUNK: piece for piece in chunks}
+        self._order = order
+        by_id = self._by_id = {}
+        for chunk in chunks:
+            for piece in chunk.pieces:
+                by_id[piece.id] = piece
+        self._pieces = [by_id[slice_id] for slice_id in order.ids]
+        self._starts = [piece.start for piece in self._pieces]
+        # keys written in a click not yet sealed (none, between clicks)
+        self._known = {key for piece in self._pieces for key in piece.fresh}
+
+    def _own(self, index: int) -> Slice:
+        """The slice at `index`, ready to change: a copy if a checkpoint holds it."""
+        piece = self._pieces[index]
+        if piece.frozen:
+            piece = piece.thaw()
+            if piece.window != self.window:  # keys of a window gone by count no more
+                piece.recent = []
+            self._pieces[index] = piece
+            self._by_id[piece.id] = piece
+            self._chunks.pop(piece.id // CHUNK, None)
+        return piece
+
+    def _index(self, piece: Slice) -> int:
+        return bisect_right(self._starts, piece.start) - 1
 
     def sort_in(self) -> None:
-        """Sort every slice's fresh keys in (a batch of writes pays for its own), and
-        forget the writes of windows gone by (a slice's `recent` matters only in the
-        current window: a write in a later one starts it afresh)."""
-        for piece in self._pieces:
+        """Seal every slice's fresh keys into a run: a batch of writes pays for its
+        own. (A slice's `recent` keys of a window gone by count only in their own
+        window, and a write in a later one starts afresh: they are dropped when the
+        slice next changes, not here, which would change slices a checkpoint shares.)"""
+        for index, piece in enumerate(self._pieces):
             if piece.fresh:
-                piece.keys  # noqa: B018 (reading the keys sorts the fresh ones in)
-            if piece.window != self.window and piece.recent:
-                piece.recent = []
+                self._own(index).seal()
 
     def holds(self, key: str) -> bool:
         """Whether `key` was written to the table."""
-        return key in self._seen
+        if key in self._known:
+            return True
+        return not self._known_all and self.slice_of(key).in_runs(key)
 
     def shard_of(self, key: str) -> str:
         """Where `key` lives: its slice's shard."""
@@ -166,7 +353,7 @@ class RangeTable:
 
     def boundaries(self) -> list[dict]:
         """The boundary table in key order (end None: the end of the key space)."""
-        pieces = list(self.slices.values())
+        pieces = self._pieces
         rows = []
         for i, piece in enumerate(pieces):
             end = pieces[i + 1].start if i + 1 < len(pieces) else None
@@ -184,13 +371,13 @@ class RangeTable:
 
     def all_keys(self):
         """Every key the table holds, in key order."""
-        for piece in self.slices.values():
+        for piece in self._pieces:
             yield from piece.keys
 
     def keys_per_shard(self) -> dict[str, int]:
         """How many keys each shard holds, every shard named."""
         counts = dict.fromkeys(self.shards, 0)
-        for piece in self.slices.values():
+        for piece in self._pieces:
             counts[piece.shard] += piece.size
         return counts
 
@@ -201,7 +388,7 @@ class RangeTable:
     def writes_per_shard(self) -> dict[str, int]:
         """Writes each shard took in the current window."""
         counts = dict.fromkeys(self.shards, 0)
-        for piece in self.slices.values():
+        for piece in self._pieces:
             counts[piece.shard] += self.current_writes(piece)
         return counts
 
@@ -214,14 +401,20 @@ class RangeTable:
                 low=low,
                 high=high,
             )
-        first = self.slices.bisect_right(low) - 1
-        last = self.slices.bisect_right(high) - 1
-        return [self.slices.peekitem(i)[1] for i in range(first, last + 1)]
+        first = bisect_right(self._starts, low) - 1
+        last = bisect_right(self._starts, high) - 1
+        return self._pieces[first : last + 1]
 
     # ----- changing it ---------------------------------------------------------------
-    def insert(self, key: str, at_ms: int) -> list[dict]:
-        """Write `key` at `at_ms`: counted as load, kept once, split past the policy."""
-        piece = self._pieces[bisect_right(self._starts, key) - 1]
+    def insert(self, key: str, at_ms: int, new: bool | None = None) -> list[dict]:
+        """Write `key` at `at_ms`: counted as load, kept once, split past the policy.
+
+        `new` says whether the table holds `key` yet, when the caller knows (None: the
+        table looks)."""
+        index = bisect_right(self._starts, key) - 1
+        piece = self._pieces[index]
+        if piece.frozen:
+            piece = self._own(index)
         window = at_ms // self.window_ms
         if window > self.window:
             self.window = window
@@ -233,8 +426,10 @@ class RangeTable:
         piece.writes += 1
         if len(piece.recent) < MAX_RECENT_FACTOR * self.max_writes:
             piece.recent.append(key)
-        if key not in self._seen:
-            self._seen.add(key)
+        if new is None:
+            new = key not in self._known and (self._known_all or not piece.in_runs(key))
+        if new:
+            self._known.add(key)
             piece.fresh.append(key)
         if self.policy == "size":
             if piece.size <= self.max_keys:
@@ -272,26 +467,26 @@ class RangeTable:
         if self.policy != "size":
             return []
         events = []
-        for piece in list(self.slices.values()):
-            work = [piece]
+        for piece in list(self._pieces):
+            work = [piece.start]
             while work and not self.full:
-                part = work.pop()
+                part = self.slice_of(work.pop())
                 at = self._split_point(part)
                 if at is not None:
                     events.append(self._split(part, at))
-                    work += [part, self.slices[at]]
+                    work += [part.start, at]
         return events
 
     @property
     def full(self) -> bool:
         """True when the table has as many slices as it may."""
-        return self.max_slices is not None and len(self.slices) >= self.max_slices
+        return self.max_slices is not None and len(self._pieces) >= self.max_slices
 
     def move(self, slice_id: int, shard: str) -> dict:
         """Move one slice, with its keys, to `shard`."""
         if shard not in self.shards:
             raise ActionError("no_shard", _("there is no shard %(shard)s"), shard=shard)
-        piece = self.by_id(slice_id)
+        piece = self._own(self._index(self.by_id(slice_id)))
         event = {
             "type": "slice_moved",
             "slice": piece.id,
@@ -324,13 +519,11 @@ class RangeTable:
             )
         self.shards.append(shard)
         events = []
-        share = sum(p.size for p in self.slices.values()) / len(self.shards)
+        share = sum(p.size for p in self._pieces) / len(self.shards)
         while True:
             loads = self.keys_per_shard()
             donor = max(self.shards, key=lambda s: (loads[s], -self.shards.index(s)))
-            candidates = [
-                p for p in self.slices.values() if p.shard == donor and p.size
-            ]
+            candidates = [p for p in self._pieces if p.shard == donor and p.size]
             if donor == shard or not candidates:
                 break
             smallest = min(candidates, key=lambda p: (p.size, p.id))
@@ -343,18 +536,31 @@ class RangeTable:
     # ----- the invariants (tests and assertions) -------------------------------------
     def check(self) -> None:
         """AssertionError unless the slices tile the key space and hold their keys."""
-        pieces = list(self.slices.values())
+        pieces = self._pieces
         assert pieces and pieces[0].start == KEY_SPACE_START
         ids = [p.id for p in pieces]
         assert len(ids) == len(dict.fromkeys(ids)), "a slice id twice"
-        assert self._pieces == pieces and self._starts == [p.start for p in pieces]
+        assert self._starts == [p.start for p in pieces]
+        assert sorted(self._by_id) == sorted(ids)
+        for number, chunk in self._chunks.items():  # a kept chunk is what is here
+            held = [
+                self._by_id.get(i) for i in range(number * CHUNK, (number + 1) * CHUNK)
+            ]
+            assert list(chunk.pieces) == [p for p in held if p is not None]
+            assert all(p.frozen and p is self._by_id[p.id] for p in chunk.pieces)
+        if self._order is not None:
+            assert list(self._order.ids) == ids
         for i, piece in enumerate(pieces):
-            assert self.slices[piece.start] is piece
+            assert self._by_id[piece.id] is piece
             assert piece.shard in self.shards
             end = pieces[i + 1].start if i + 1 < len(pieces) else None
             if end is not None:
                 assert piece.start < end, "slices out of order or empty"
-            for key in (piece.keys[0], piece.keys[-1]) if piece.keys else ():
+            keys = piece.keys
+            assert len(keys) == piece.size, "a key twice in a slice"
+            pairs = zip(keys, keys[1:], strict=False)
+            assert all(a < b for a, b in pairs), "keys twice or out of order"
+            for key in (keys[0], keys[-1]) if keys else ():
                 assert piece.start <= key and (end is None or key < end)
 
     # ----- inside ---------------------------------------------------------------------
@@ -367,15 +573,17 @@ class RangeTable:
             return _median_split(piece.keys, piece.start)
         if piece.writes <= self.max_writes:
             return None
-        return _median_split(SortedList(piece.recent), piece.start)
+        return _median_split(sorted(piece.recent), piece.start)
 
     def _split(self, piece: Slice, at: str, written: str | None = None) -> dict:
         """Split `piece` at `at`; the half `written` is not in waits to move."""
+        piece = self._own(self._index(piece))
         right = Slice(self._next_id, at, piece.shard)
         self._next_id += 1
-        moved = list(piece.keys.irange(minimum=at))
-        right.keys.update(moved)
-        del piece.keys[piece.keys.bisect_left(at) :]
+        ordered = piece.keys
+        cut = bisect_left(ordered, at)
+        right.replace(ordered[cut:])
+        piece.replace(ordered[:cut])
         right.window = piece.window
         right.recent = [k for k in piece.recent if k >= at]
         piece.recent = [k for k in piece.recent if k < at]
@@ -391,13 +599,14 @@ class RangeTable:
             "new": right.id,
             "at": at,
             "shard": piece.shard,
-            "left_keys": len(piece.keys),
-            "right_keys": len(right.keys),
+            "left_keys": piece.size,
+            "right_keys": right.size,
             "moving": moving.id,
         }
 
     def _add_slice(self, piece: Slice) -> None:
-        self.slices[piece.start] = piece
+        self._chunks.pop(piece.id // CHUNK, None)
+        self._order = None
         at = bisect_right(self._starts, piece.start)
         self._starts.insert(at, piece.start)
         self._pieces.insert(at, piece)
@@ -412,7 +621,7 @@ class RangeTable:
         )
 
 
-def _median_split(keys: SortedList, start: str) -> str | None:
+def _median_split(keys: Sequence[str], start: str) -> str | None:
     """A split key that puts about half of `keys` on each side, or None if none can.
 
     The key at the middle, or the nearest key after it that is above `start` and differs
