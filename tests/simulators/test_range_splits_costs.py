@@ -66,3 +66,6 @@ def test_a_click_declared_not_to_split_never_splits(seed, history):
             continue
         if name == "set_thresholds" and declared == SPEC[name].cost:
             assert not [e for e in events if e["type"] == "slice_split"], args
+        if name == "set_thresholds":  # no slice is left above it (unless full)
+            size = lab.tables["size"]
+            assert size.full or all(p.size <= args["max_keys"] for p in size.pieces)

@@ -184,12 +184,15 @@ class RangeSplitsLab(Lab):
     def do_set_thresholds(self, max_keys: int, max_writes: int) -> list[dict]:
         """New split thresholds; slices above the size one split at once."""
         size, load = self.tables["size"], self.tables["load"]
+        lower = max_keys < size.max_keys
         size.max_keys = load.max_keys = max_keys
         size.max_writes = load.max_writes = max_writes
         events: list[dict] = [
             {"type": "thresholds_set", "max_keys": max_keys, "max_writes": max_writes}
         ]
-        splits = _tagged("size", size.split_oversized())
+        # a threshold as high as the last or higher splits nothing: every slice is
+        # at most the last one, or the table is full (RangeSplitsCost counts on it)
+        splits = _tagged("size", size.split_oversized()) if lower else []
         return self._counted(events + splits + self._rebalance(self.now_ms))
 
     def do_split_now(self, policy: str, slice: int) -> list[dict]:  # noqa: A002

@@ -189,16 +189,17 @@ class SliceChunk(Shared):
 
 
 class SliceOrder(Shared):
-    """The ids of a table's slices in key order, as a checkpoint shares them."""
+    """A table's slices in key order, ids and starts, as a checkpoint shares them."""
 
-    __slots__ = ("ids", "part_key")
+    __slots__ = ("ids", "starts", "part_key")
 
-    def __init__(self, ids: tuple[int, ...]) -> None:
+    def __init__(self, ids: tuple[int, ...], starts: tuple[str, ...]) -> None:
         self.ids = ids
+        self.starts = starts
         self.part_key: bytes | None = None
 
     def __reduce__(self):
-        return (SliceOrder, (self.ids,))
+        return (SliceOrder, (self.ids, self.starts))
 
 
 # slices a chunk holds: a checkpoint refers to a table's slices a chunk at a time, and
@@ -241,7 +242,8 @@ class RangeTable:
         # (a checkpoint does not copy the set: that would copy every key)
         self._known: set[str] = set()
         self._known_all = True
-        self._by_id: dict[int, Slice] = {}
+        self._unsealed: list[int] = []  # ids of the slices with fresh keys
+        self._by_id: list[Slice] = []  # slice ids are 0, 1, 2, ...: none is removed
         # what the last checkpoint froze: chunk number -> SliceChunk, and the order;
         # a change to a slice drops its chunk (a new slice, the order), and the next
         # checkpoint freezes only what was dropped
@@ -271,12 +273,11 @@ class RangeTable:
 
     def by_id(self, slice_id: int) -> Slice:
         """The slice with id `slice_id`, or ActionError."""
-        piece = self._by_id.get(slice_id)
-        if piece is None:
+        if not 0 <= slice_id < len(self._by_id):
             raise ActionError(
                 "no_slice", _("there is no slice %(slice)s"), slice=slice_id
             )
-        return piece
+        return self._by_id[slice_id]
 
     def __getstate__(self) -> dict:
         """The table with its slices as shared chunks: the chunks no slice of which
@@ -286,19 +287,20 @@ class RangeTable:
             del state[name]
         state["_known"] = None
         state["_known_all"] = False
+        state["_fresh_keys"] = [
+            key for slice_id in self._unsealed for key in self._by_id[slice_id].fresh
+        ]
         chunks = self._chunks
-        for number in range((self._next_id + CHUNK - 1) // CHUNK):
+        for number in range((len(self._by_id) + CHUNK - 1) // CHUNK):
             if number not in chunks:
-                first = number * CHUNK
-                frozen = []
-                for slice_id in range(first, first + CHUNK):
-                    piece = self._by_id.get(slice_id)
-                    if piece is not None:
-                        piece.frozen = True
-                        frozen.append(piece)
-                chunks[number] = SliceChunk(tuple(frozen))
+                frozen = tuple(self._by_id[number * CHUNK : (number + 1) * CHUNK])
+                for piece in frozen:
+                    piece.frozen = True
+                chunks[number] = SliceChunk(frozen)
         if self._order is None:
-            self._order = SliceOrder(tuple(piece.id for piece in self._pieces))
+            self._order = SliceOrder(
+                tuple(piece.id for piece in self._pieces), tuple(self._starts)
+            )
         state["chunks"] = [chunks[n] for n in sorted(chunks)]
         state["order"] = self._order
         return state
@@ -306,16 +308,14 @@ class RangeTable:
     def __setstate__(self, state: dict) -> None:
         chunks, order = state.pop("chunks"), state.pop("order")
         self.__dict__.update(state)
-        self._chunks = {piece.pieces[0].id // CHUNK: piece for piece in chunks}
+        self._chunks = dict(enumerate(chunks))  # chunk n holds ids 8n to 8n + 7
         self._order = order
-        by_id = self._by_id = {}
-        for chunk in chunks:
-            for piece in chunk.pieces:
-                by_id[piece.id] = piece
+        by_id = self._by_id = list(chain.from_iterable(c.pieces for c in chunks))
         self._pieces = [by_id[slice_id] for slice_id in order.ids]
-        self._starts = [piece.start for piece in self._pieces]
+        self._starts = list(order.starts)
         # keys written in a click not yet sealed (none, between clicks)
-        self._known = {key for piece in self._pieces for key in piece.fresh}
+        self._known = set(self._fresh_keys)
+        del self._fresh_keys
 
     def _own(self, index: int) -> Slice:
         """The slice at `index`, ready to change: a copy if a checkpoint holds it."""
@@ -337,9 +337,11 @@ class RangeTable:
         own. (A slice's `recent` keys of a window gone by count only in their own
         window, and a write in a later one starts afresh: they are dropped when the
         slice next changes, not here, which would change slices a checkpoint shares.)"""
-        for index, piece in enumerate(self._pieces):
+        for slice_id in self._unsealed:
+            piece = self._by_id[slice_id]
             if piece.fresh:
-                self._own(index).seal()
+                self._own(self._index(piece)).seal()
+        self._unsealed = []
 
     def holds(self, key: str) -> bool:
         """Whether `key` was written to the table."""
@@ -430,6 +432,8 @@ class RangeTable:
             new = key not in self._known and (self._known_all or not piece.in_runs(key))
         if new:
             self._known.add(key)
+            if not piece.fresh:
+                self._unsealed.append(piece.id)
             piece.fresh.append(key)
         if self.policy == "size":
             if piece.size <= self.max_keys:
@@ -541,15 +545,15 @@ class RangeTable:
         ids = [p.id for p in pieces]
         assert len(ids) == len(dict.fromkeys(ids)), "a slice id twice"
         assert self._starts == [p.start for p in pieces]
-        assert sorted(self._by_id) == sorted(ids)
+        assert [p.id for p in self._by_id] == list(range(len(ids)))
         for number, chunk in self._chunks.items():  # a kept chunk is what is here
-            held = [
-                self._by_id.get(i) for i in range(number * CHUNK, (number + 1) * CHUNK)
-            ]
-            assert list(chunk.pieces) == [p for p in held if p is not None]
-            assert all(p.frozen and p is self._by_id[p.id] for p in chunk.pieces)
+            held = self._by_id[number * CHUNK : (number + 1) * CHUNK]
+            assert len(chunk.pieces) == len(held)
+            assert all(a is b for a, b in zip(chunk.pieces, held, strict=True))
+            assert all(p.frozen for p in chunk.pieces)
         if self._order is not None:
             assert list(self._order.ids) == ids
+            assert list(self._order.starts) == self._starts
         for i, piece in enumerate(pieces):
             assert self._by_id[piece.id] is piece
             assert piece.shard in self.shards
@@ -610,7 +614,8 @@ class RangeTable:
         at = bisect_right(self._starts, piece.start)
         self._starts.insert(at, piece.start)
         self._pieces.insert(at, piece)
-        self._by_id[piece.id] = piece
+        assert piece.id == len(self._by_id)  # ids in the order slices are made
+        self._by_id.append(piece)
 
     def _least_loaded(self) -> str:
         keys = self.keys_per_shard()
