@@ -453,18 +453,27 @@ def outlined(
     # a long log repeats a few actions (the clock's tick above all): the cost of
     # the same action, from the same scale, is worked out once
     known: dict[tuple, tuple[int, tuple]] = {}
+    # and an action's arguments are checked once, whatever the scale (a lab whose
+    # scale changes with every write, range-splits', rarely meets the same one twice)
+    checked: dict[tuple, tuple] = {}
     for entry in entries:
         if entry.name == SEEK:
             history.cursor = history.check_seek(entry.args)
             continue
         scale = history._scales[history.cursor]
         try:
-            key = (entry.name, scale, *sorted(entry.args.items()))
+            action = (entry.name, *sorted(entry.args.items()))
+            key = (scale, *action)
             cost, after = known[key]
         except TypeError:  # an argument that is not hashable: no shortcut
             cost = history.cost_of(entry.name, entry.args)
         except KeyError:
-            cost = history.cost_of(entry.name, entry.args)
+            spec_args = checked.get(action)
+            if spec_args is None:
+                spec = history.lab_class.action_spec(entry.name)
+                spec_args = checked[action] = spec, spec.validate(entry.args)
+            costs.scale = scale
+            cost = costs.charge(*spec_args)
             known[key] = cost, costs.scale
         else:
             costs.scale = after

@@ -28,6 +28,7 @@ from simulators.labs.range_splits.declaration import (
     SHARD_NAMES,
     WINDOW_MS,
 )
+from simulators.labs.range_splits.heat import Heat
 from simulators.labs.range_splits.streams import stream
 from simulators.labs.range_splits.table import POLICIES, RangeTable
 from simulators.labs.range_splits.tour import TOUR
@@ -65,8 +66,8 @@ class RangeSplitsLab(Lab):
         self.balance_ms = BALANCE_MS  # the balancer's next round, in stream time
         self.writes = 0
         self.hash_keys = dict.fromkeys(self.shards, 0)  # distinct keys per shard
-        # heat: {bucket number: {placement: {shard: writes}}}, the last minute's
-        self.heat: dict[int, dict[str, dict[str, int]]] = {}
+        # heat: writes per shard per placement, quarter-second columns (heat.py)
+        self.heat = Heat(PLACEMENTS)
         self.splits = dict.fromkeys(POLICIES, 0)
         self.moves = dict.fromkeys(POLICIES, 0)
         self.query: dict | None = None
@@ -143,9 +144,7 @@ class RangeSplitsLab(Lab):
             stayed += shard == self.shards[value % (count_of - 1)]
         total = sum(before.values())
         events.append({"type": "hash_moved", "moved": total - stayed, "total": total})
-        for column in self.heat.values():
-            for counts in column.values():
-                counts.setdefault(name, 0)
+        self.heat.add_shard(name)
         return events
 
     def do_range_query(self, low: str, high: str) -> list[dict]:
@@ -224,27 +223,23 @@ class RangeSplitsLab(Lab):
         return events
 
     def _heat_column(self, at_ms: int) -> dict[str, dict[str, int]]:
-        bucket = at_ms // HEAT_BUCKET_MS
-        column = self.heat.get(bucket)
-        if column is None:
-            column = {p: dict.fromkeys(self.shards, 0) for p in PLACEMENTS}
-            self.heat[bucket] = column
-        return column
+        return self.heat.column(at_ms // HEAT_BUCKET_MS, self.shards)
+
+    def _heat_kept_after(self) -> int:
+        """The columns the heat chart keeps are those after this one: a minute's."""
+        return (self.now_ms - 1) // HEAT_BUCKET_MS - HEAT_BUCKETS
 
     def _forget_old_heat(self) -> None:
-        last = (self.now_ms - 1) // HEAT_BUCKET_MS
-        for bucket in [b for b in self.heat if b <= last - HEAT_BUCKETS]:
-            del self.heat[bucket]
+        self.heat.forget(self._heat_kept_after())
 
     def minute_writes(self) -> dict[str, dict[str, int]]:
         """Writes per shard in the last minute of stream time, per placement."""
         since = (self.now_ms - MINUTE_MS) // HEAT_BUCKET_MS
         totals = {p: dict.fromkeys(self.shards, 0) for p in PLACEMENTS}
-        for bucket, column in self.heat.items():
-            if bucket > since:
-                for placement, counts in column.items():
-                    for shard, writes in counts.items():
-                        totals[placement][shard] += writes
+        for _number, column in self.heat.columns(since, self.shards):
+            for placement, counts in column.items():
+                for shard, writes in counts.items():
+                    totals[placement][shard] += writes
         return totals
 
     # ----- what the renderer and the tests read ---------------------------------------
@@ -274,7 +269,12 @@ class RangeSplitsLab(Lab):
             },
             "heat": {
                 "bucket_ms": HEAT_BUCKET_MS,
-                "columns": [{"bucket": b, **self.heat[b]} for b in sorted(self.heat)],
+                "columns": [
+                    {"bucket": b, **column}
+                    for b, column in self.heat.columns(
+                        self._heat_kept_after(), self.shards
+                    )
+                ],
             },
             "query": self.query,
             "last_write": self.last_write,

@@ -101,6 +101,24 @@ class Slice:
     # it never changes, and the table changes a copy instead (`RangeTable._own`)
     frozen: bool = False
 
+    def __reduce__(self):
+        # the fields in order, without their names: a checkpoint holds hundreds
+        return (
+            Slice,
+            (
+                self.id,
+                self.start,
+                self.shard,
+                self.runs,
+                self.fresh,
+                self.stored,
+                self.window,
+                self.writes,
+                self.recent,
+                self.frozen,
+            ),
+        )
+
     def thaw(self) -> "Slice":
         """A copy that may change (the runs themselves never do: they are shared)."""
         return Slice(
@@ -295,6 +313,8 @@ class RangeTable:
             if number not in chunks:
                 frozen = tuple(self._by_id[number * CHUNK : (number + 1) * CHUNK])
                 for piece in frozen:
+                    if not piece.frozen and piece.window != self.window:
+                        piece.recent = []  # counts no more (see `sort_in`)
                     piece.frozen = True
                 chunks[number] = SliceChunk(frozen)
         if self._order is None:
