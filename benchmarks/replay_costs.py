@@ -92,6 +92,12 @@ CASES = [
     ),
     (
         "range-splits",
+        "raise the size threshold (nothing splits), 60,000 keys",
+        [IDS, ("set_thresholds", {"max_keys": 500, "max_writes": 2_500})],
+        [("set_thresholds", {"max_keys": 900, "max_writes": 2_500})],
+    ),
+    (
+        "range-splits",
         "range query, 120,000 keys",
         [IDS, REGS],
         [("range_query", {"low": "N1", "high": "N3"})],

@@ -18,14 +18,34 @@ class HeatBlock(Shared):
     """Sealed columns: (column number, counts packed placement by placement, each
     shard by shard in the order the shards had then)."""
 
-    __slots__ = ("columns", "part_key")
+    __slots__ = ("columns", "part_key", "_read")
 
     def __init__(self, columns: tuple[tuple[int, bytes], ...]) -> None:
         self.columns = columns
         self.part_key: bytes | None = None
+        # the columns as counts, for a number of shards (a cache: not pickled)
+        self._read: dict[int, list] = {}
 
     def __reduce__(self):
         return (HeatBlock, (self.columns,))
+
+    def read(self, shards: list[str], placements: tuple[str, ...]) -> list:
+        """[(column number, {placement: {shard: writes}})]: shards added since the
+        block was sealed count 0. Made once per number of shards; not to be changed."""
+        read = self._read.get(len(shards))
+        if read is None:
+            read = self._read[len(shards)] = []
+            for number, packed in self.columns:
+                values = array("q")
+                values.frombytes(packed)
+                width = len(values) // len(placements)
+                pad = [0] * (len(shards) - width)
+                counts = {}
+                for i, placement in enumerate(placements):
+                    row = [*values[i * width : (i + 1) * width], *pad]
+                    counts[placement] = dict(zip(shards, row, strict=True))
+                read.append((number, counts))
+        return read
 
 
 class Heat:
@@ -61,28 +81,10 @@ class Heat:
 
     def columns(self, after: int, shards: list[str]):
         """(column number, counts) for every column after `after`, in order."""
-        placements = self.placements
         for block in self.sealed:
-            for number, packed in block.columns:
-                if number <= after:
-                    continue
-                values = array("q")
-                values.frombytes(packed)
-                width = len(values) // len(placements)
-                yield (
-                    number,
-                    {
-                        p: dict(
-                            zip(
-                                shards,
-                                [*values[i * width : (i + 1) * width]]
-                                + [0] * (len(shards) - width),
-                                strict=True,
-                            )
-                        )
-                        for i, p in enumerate(placements)
-                    },
-                )
+            for number, counts in block.read(shards, self.placements):
+                if number > after:
+                    yield number, counts
         for number in sorted(self.open):
             if number > after:
                 yield number, self.open[number]
