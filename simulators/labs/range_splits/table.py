@@ -19,8 +19,12 @@ half). `rebalance()` moves each waiting half to the shard least loaded by the po
 measure: keys under `size`; writes in the current window, then keys, under `load`.
 So a key written in order (a timestamp) splits over and over, and its hot tail never
 leaves its shard: every new write still lands there. Pure and deterministic: sorted
-containers and lists, no sets of strings iterated, no clock (the times are the
-stream's own).
+runs and lists, no sets of strings iterated, no clock (the times are the stream's own).
+
+A slice's keys are sorted runs that never change once made, and checkpoints share them
+and the slices themselves, eight at a time, changing a copy of a slice a checkpoint
+holds (copy-on-write): a restore takes them back without sorting or copying a key
+(docs/architecture.md, "range-splits").
 """
 
 from bisect import bisect_left, bisect_right
