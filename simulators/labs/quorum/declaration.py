@@ -199,7 +199,7 @@ ACTIONS = (
             ),
         ),
         help=_("Rebuild the cluster as that trial had it and play it live."),
-        cost=1_000,
+        cost=600,  # 0.17-0.22 ms measured
     ),
 )
 
