@@ -271,7 +271,6 @@ class RangeTable:
         # checkpoint freezes only what was dropped
         self._chunks: dict[int, SliceChunk] = {}
         self._order: SliceOrder | None = None
-        self._next_id = 1
         self.window = 0  # the current window: the latest write's
         self.last_key: str | None = None  # the latest write's key
         first = Slice(0, KEY_SPACE_START, self.shards[0])
@@ -606,8 +605,7 @@ class RangeTable:
     def _split(self, piece: Slice, at: str, written: str | None = None) -> dict:
         """Split `piece` at `at`; the half `written` is not in waits to move."""
         piece = self._own(self._index(piece))
-        right = Slice(self._next_id, at, piece.shard)
-        self._next_id += 1
+        right = Slice(len(self._by_id), at, piece.shard)  # ids in the order made
         ordered = piece.keys
         cut = bisect_left(ordered, at)
         right.replace(ordered[cut:])
@@ -638,7 +636,6 @@ class RangeTable:
         at = bisect_right(self._starts, piece.start)
         self._starts.insert(at, piece.start)
         self._pieces.insert(at, piece)
-        assert piece.id == len(self._by_id)  # ids in the order slices are made
         self._by_id.append(piece)
 
     def _least_loaded(self) -> str:
