@@ -131,14 +131,6 @@ class Ledger:
             yield from _items(block)
         yield from self._tail
 
-    def to_list(self) -> list:
-        """Every item, in order, as a list: a block at a time, not item by item."""
-        out: list = []
-        for block in self._blocks():
-            _extend(out, block)
-        out.extend(self._tail)
-        return out
-
     def last(self, count: int) -> list:
         """The last `count` items (fewer if there are fewer), oldest first."""
         return self[max(0, len(self) - count) :]
@@ -161,11 +153,3 @@ def _items(block: Block) -> Iterator:
     else:
         for inner in block.items:
             yield from _items(inner)
-
-
-def _extend(out: list, block: Block) -> None:
-    if block.level == 0:
-        out.extend(block.items)
-    else:
-        for inner in block.items:
-            _extend(out, inner)

@@ -72,12 +72,3 @@ def test_a_chain_depends_on_every_value_and_their_order():
     assert one.hex == two.hex != three.hex
     assert one.count == 2
     assert pickle.loads(pickle.dumps(one)).hex == one.hex
-
-
-def test_to_list_is_every_item_in_order_across_levels_and_the_tail():
-    ledger = Ledger()
-    for i in range(64 * 64 + 64 * 3 + 5):  # a level-1 block, level-0 blocks, a tail
-        ledger.append(i)
-    ledger.settle(len(ledger))
-    assert ledger.to_list() == list(ledger) == list(range(len(ledger)))
-    assert Ledger().to_list() == []

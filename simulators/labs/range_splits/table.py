@@ -87,9 +87,10 @@ class Slice:
     Its keys are sorted runs that never change (a run holds keys no other run of the
     table holds) and the keys written since the last run was made (`fresh`, in the
     order written). A click's writes become one run at its end (`seal`); a run as big
-    as the one before it is merged into it, so a slice holds a few runs however many
-    clicks wrote to it. A checkpoint shares the big runs (`SharedRun`), and a restored
-    slice takes them back as they are: a restore does not sort a single key.
+    as the one before it is merged into it (up to `MAX_MERGE` keys a merge), so a slice
+    holds a few runs however many clicks wrote to it. A checkpoint shares the big runs
+    (`SharedRun`), and a restored slice takes them back as they are: a restore does
+    not sort a single key.
     """
 
     id: int
