@@ -1,0 +1,163 @@
+"""cache-stampede: a simulated minute at 1,000 reads a second, each strategy against
+the plainest loop that computes the same hit count.
+
+The trace is the lab's own (its seeded stream draws each gap and each read's XFetch
+draw; every read is of LAX's board, as when the lab opens), made once. `ours` runs
+one of the lab's lanes over it as the lab does (its charts' buckets, its records of
+finished reads for drawing, its XFetch bins); `plainest` is the textbook event loop:
+one heap for arrivals, finished queries and lock polls, a dict for the cache, nothing
+recorded but the counts. Both must give the same hits and queries (checked before
+anything is timed, and by tests/simulators/test_cache_stampede_reference.py).
+
+Run alone: `python -m benchmarks.cache_stampede [--pairs P]`.
+"""
+
+import argparse
+import heapq
+import sys
+from math import log
+
+from benchmarks.timing import MIN_PAIRS, Row, paired_rows, render
+from simulators.engine.rng import make_rng
+from simulators.labs.cache_stampede.lab import FIRST_EXPIRY_MS, Database
+from simulators.labs.cache_stampede.sim import (
+    LOCK_EX_US,
+    MAX_POLLS,
+    POLL_US,
+    STRATEGIES,
+    Lane,
+    Settings,
+)
+
+TARGET = 1.5
+RATE = 1_000
+SECONDS = 60
+TTL_US, QUERY_US, DB_LIMIT = 30_000_000, 20_000, 10
+
+
+def trace(seed: int = 1, rate: int = RATE, seconds: int = SECONDS):
+    """(arrival µs, u, ln u) of every read, drawn as the lab draws them."""
+    rng = make_rng(seed, "cache-stampede.readers")
+    reads, end = [], seconds * 1_000_000
+    t = int(rng.expovariate(rate) * 1_000_000)
+    while t <= end:
+        u = 1.0 - rng.random()
+        reads.append((t, u, log(u)))
+        t += int(rng.expovariate(rate) * 1_000_000)
+    return reads
+
+
+def ours(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LIMIT):
+    """One lane of the lab over the trace: (hits, queries)."""
+    settings = Settings(ttl_us, query_us, limit, 1.0, 64)
+    lane = Lane(strategy, settings, Database())
+    first = FIRST_EXPIRY_MS * 1_000
+    lane.seed_entry(0, first - ttl_us, first)
+    for t, u, ln_u in reads:
+        if lane.heap and lane.heap[0][0] <= t:
+            lane.run_until(t)
+        elif t - lane.bucket.start_us >= 100_000:
+            lane.roll(t)
+        lane.read(t, 0, u, ln_u)
+        if len(lane.finished) > 4_096:
+            lane.take()  # as each frame does
+    lane.run_until(reads[-1][0] + 60_000_000)
+    return lane.totals["hits"], lane.totals["queries"]
+
+
+def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LIMIT):
+    """The textbook event loop for one strategy over the trace: (hits, queries)."""
+    lock = strategy in ("lock", "xfetch_lock")
+    xfetch = strategy in ("xfetch", "xfetch_lock")
+    first = FIRST_EXPIRY_MS * 1_000
+    value = (first, query_us)  # (expiry, delta) of the one cached board, or None
+    lock_until = -1
+    running, waiting_db = 0, []
+    hits = queries = seq = 0
+    events = [(t, 1, i, "read", ln_u) for i, (t, _u, ln_u) in enumerate(reads)]
+    heapq.heapify(events)
+
+    def query(t):
+        nonlocal running, queries, seq
+        queries += 1
+        if running < limit:
+            running += 1
+            heapq.heappush(events, (t + query_us, 0, seq := seq + 1, "done", query_us))
+        else:
+            waiting_db.append(t)
+
+    while events:
+        t, _prio, _seq, kind, data = heapq.heappop(events)
+        if kind == "done":
+            value = (t + ttl_us, data)
+            if lock and lock_until > t:
+                lock_until = -1
+            running -= 1
+            if waiting_db:
+                waiting_db.pop(0)
+                running += 1
+                heapq.heappush(
+                    events, (t + query_us, 0, seq := seq + 1, "done", query_us)
+                )
+        elif kind == "read":
+            if value is not None and t < value[0]:
+                early = xfetch and -value[1] * data >= value[0] - t
+                if early and (not lock or lock_until <= t):
+                    if lock:
+                        lock_until = t + LOCK_EX_US
+                    query(t)
+                else:
+                    hits += 1
+            elif not lock:
+                query(t)
+            elif lock_until <= t:
+                lock_until = t + LOCK_EX_US
+                query(t)
+            else:
+                heapq.heappush(events, (t + POLL_US, 0, seq := seq + 1, "poll", 1))
+        else:  # a lock waiter looks again
+            if value is not None and t < value[0]:
+                pass  # served after waiting: not a hit
+            elif lock_until <= t:
+                lock_until = t + LOCK_EX_US
+                query(t)
+            elif data < MAX_POLLS:
+                heapq.heappush(
+                    events, (t + POLL_US, 0, seq := seq + 1, "poll", data + 1)
+                )
+    return hits, queries
+
+
+def stampede_rows(pairs: int = MIN_PAIRS) -> list[Row | str]:
+    """One row per strategy: the lab's lane over the plainest loop, same counts."""
+    reads = trace()
+    rows: list[Row | str] = []
+    for strategy in STRATEGIES:
+        mine, theirs = ours(strategy, reads), plainest(strategy, reads)
+        if mine != theirs:
+            raise AssertionError(f"{strategy}: the lane {mine} and the loop {theirs}")
+        rows += paired_rows(
+            f"cache-stampede: one minute at {RATE:,} reads/s, {strategy} "
+            f"({mine[0]:,} hits, {mine[1]:,} queries)",
+            "a lab lane / the plainest event loop, same hits",
+            lambda s=strategy: ours(s, reads),
+            lambda s=strategy: plainest(s, reads),
+            len(reads),
+            TARGET,
+            pairs,
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.cache_stampede")
+    parser.add_argument("--pairs", type=int, default=MIN_PAIRS)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    rows = stampede_rows(args.pairs)
+    print(render(rows, markdown=args.markdown))
+    return 1 if any(isinstance(r, Row) and r.passed is False for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
