@@ -24,7 +24,7 @@ Choices made here, so the lab says what it does:
 from decimal import Decimal, InvalidOperation
 from math import log
 
-from simulators.engine.clocked import MAX_ADVANCE_MS, ClockedLab
+from simulators.engine.clocked import ClockedLab
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import make_rng
@@ -52,15 +52,21 @@ from simulators.labs.cache_stampede.tour import TOUR
 from simulators.labs.hash_placement.hashing import murmur
 
 FIRST_EXPIRY_MS = 600
-SKIP_LEAD_MS = 300  # `skip_to_expiry` stops this long before the expiry
+SKIP_LEAD_MS = 300
+UPDATES_SHOWN = 20  # `skip_to_expiry` stops this long before the expiry
 
 
 class Database:
-    """The rows behind the boards: a version per board and when each update landed."""
+    """The rows behind the boards: a version per board and when each update landed.
+
+    Only the updates a cached board may still lack are remembered: `forget` drops
+    those older than every lane's copy, so a long history keeps a few per board.
+    """
 
     def __init__(self) -> None:
         self.versions = [0] * len(AIRPORTS)
-        self.updated_at: list[list[int]] = [[] for _ in AIRPORTS]
+        # board → {version: when the update that ended it landed}
+        self.ended: list[dict[int, int]] = [{} for _ in AIRPORTS]
 
     def version(self, board: int) -> int:
         return self.versions[board]
@@ -69,12 +75,18 @@ class Database:
         """How long the board in `version` has been out of date at `t` (0: current)."""
         if version == self.versions[board]:
             return 0
-        return t - self.updated_at[board][version]
+        return t - self.ended[board][version]
 
     def update(self, board: int, t: int) -> int:
-        self.updated_at[board].append(t)
+        self.ended[board][self.versions[board]] = t
         self.versions[board] += 1
         return self.versions[board]
+
+    def forget(self, board: int, oldest: int) -> None:
+        """Drop what versions before `oldest` (no copy holds them) ended at."""
+        ended = self.ended[board]
+        for version in [v for v in ended if v < oldest]:
+            del ended[version]
 
 
 def parse_beta(text: str) -> Decimal:
@@ -222,13 +234,8 @@ class CacheStampedeLab(ClockedLab):
                 ),
                 airport=AIRPORTS[self.hot],
             )
+        # at most a lifetime (60 s) away: within what one `advance` may move
         target = -(-entry[2] // 1_000) - SKIP_LEAD_MS
-        if target - now > MAX_ADVANCE_MS:
-            raise ActionError(
-                "too_far",
-                _("the board expires more than %(seconds)s s from now"),
-                seconds=MAX_ADVANCE_MS // 1_000,
-            )
         self.readers_until_us = max(
             self.readers_until_us, (target + READ_ON_MS) * 1_000
         )
@@ -290,7 +297,12 @@ class CacheStampedeLab(ClockedLab):
             if delete_on_write:
                 lane.drop(board)
             cached.append(board in lane.entries)
-        self.updates.append({"board": airport, "at_us": now, "version": version})
+        held = [lane.entries[board][0] for lane in self.lanes if board in lane.entries]
+        self.db.forget(board, min(held, default=version))
+        self.updates = [
+            *self.updates[-(UPDATES_SHOWN - 1) :],
+            {"board": airport, "at_us": now, "version": version},
+        ]
         return [
             {
                 "type": "flight_updated",
@@ -396,7 +408,7 @@ class CacheStampedeLab(ClockedLab):
                 for s, n in enumerate(per_server)
             ],
             "lanes": [lane.view(now) for lane in self.lanes],
-            "updates": self.updates[-20:],
+            "updates": self.updates,
             "model": {
                 "cache_rtt_us": CACHE_RTT_US,
                 "poll_us": POLL_US,
