@@ -21,6 +21,8 @@ Choices made here, so the lab says what it does:
   board is read, and the read's XFetch draw, in that order; the four lanes share them.
 """
 
+import random
+from array import array
 from decimal import Decimal, InvalidOperation
 from math import log
 
@@ -315,11 +317,11 @@ class CacheStampedeLab(ClockedLab):
 
     def do_fill_memory(self, mb: int) -> list[dict]:
         first = self.sessions_written
-        names = [f"session:{n}" for n in range(first, first + mb)]
+        sessions = range(-first - 1, -first - mb - 1, -1)
         self.sessions_written += mb
         before = [sorted(lane.entries) for lane in self.lanes]
         for lane in self.lanes:
-            lane.fill(names)
+            lane.fill(sessions)
         evicted = {
             lane.strategy: [AIRPORTS[b] for b in old if b not in lane.entries]
             for lane, old in zip(self.lanes, before, strict=True)
@@ -436,6 +438,19 @@ class CacheStampedeLab(ClockedLab):
             "hot_server": self.server_of(self.hot),
             "reads_by_board": dict(zip(AIRPORTS, self.reads_by_board, strict=True)),
         }
+
+    def __getstate__(self) -> dict:
+        # the reader stream's generator packed: a checkpoint is a third smaller
+        state = self.__dict__.copy()
+        version, words, gauss = self.rng.getstate()
+        state["rng"] = (version, array("I", words).tobytes(), gauss)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        version, words, gauss = state["rng"]
+        rng = random.Random()
+        rng.setstate((version, tuple(array("I", words)), gauss))
+        self.__dict__.update(state, rng=rng)
 
     def state(self) -> dict:
         return {

@@ -25,6 +25,8 @@ from collections import OrderedDict, deque
 from itertools import islice
 from math import exp
 
+from simulators.engine.ledger import Block
+
 STRATEGIES = ("plain", "lock", "xfetch", "xfetch_lock")
 CACHE_RTT_US = 500  # one round trip to the cache
 POLL_US = 5_000  # a lock waiter looks again this long later
@@ -34,6 +36,7 @@ MAX_POLLS = 10  # ... at most this many times, then gives up (an error to its re
 LOCK_EX_US = 30_000_000
 BUCKET_US = 100_000  # the charts' resolution
 KEEP_BUCKETS = 100  # ten seconds of history per lane
+SEAL = 10  # closed buckets are sealed a second at a time into blocks checkpoints share
 QUEUE_SHOWN = 64  # queued queries the snapshot lists (it counts them all)
 DOTS_PER_ADVANCE = 120  # finished reads sent for drawing per lane and frame, at most
 # XFetch's early-refresh chart: remaining time in units of delta * beta, in bins
@@ -76,12 +79,12 @@ class Bucket:
         self.age = self.stale = 0  # the oldest board and the longest staleness served
         self.lat: list[int] = []
 
-    def closed(self) -> list[int]:
-        """[start_us, reads, hits, queries, peak, age_us, stale_us, p50_us, p99_us]."""
+    def closed(self) -> tuple:
+        """(start_us, reads, hits, queries, peak, age_us, stale_us, p50_us, p99_us)."""
         lat = sorted(self.lat)
         p50 = lat[(len(lat) - 1) // 2] if lat else 0
         p99 = lat[(99 * len(lat) - 1) // 100] if lat else 0
-        return [
+        return (
             self.start_us,
             self.reads,
             self.hits,
@@ -91,7 +94,7 @@ class Bucket:
             self.stale,
             p50,
             p99,
-        ]
+        )
 
 
 class Lane:
@@ -105,8 +108,8 @@ class Lane:
         self.xfetch = strategy in ("xfetch", "xfetch_lock")
         # board → [version, computed_us, expiry_us, delta_us]
         self.entries: dict[int, list[int]] = {}
-        # what occupies memory, least recently used first (boards by index, filler
-        # keys by name), one megabyte each
+        # what occupies memory, least recently used first, one megabyte each: boards
+        # by index (0 up), other keys (sessions) as -1, -2 … (small in a checkpoint)
         self.lru: OrderedDict = OrderedDict()
         self.locks: dict[int, int] = {}  # board → when the lock expires
         self.heap: list = []
@@ -143,7 +146,9 @@ class Lane:
         # the refills that finished since the last frame
         self.episode: dict[int, list[int]] = {}
         self.refilled: list[dict] = []
-        self.buckets: deque = deque(maxlen=KEEP_BUCKETS)
+        # closed buckets: whole seconds sealed into shared blocks, then this second's
+        self.sealed: deque = deque(maxlen=KEEP_BUCKETS // SEAL + 1)
+        self.recent: list[tuple] = []
         self.bucket = Bucket(0, 0)
         # XFetch: per bin of remaining / (delta * beta): [reads, early decisions]
         self.xbins = [[0, 0] for _ in range(X_BINS)]
@@ -155,12 +160,25 @@ class Lane:
         bucket = self.bucket
         if start == bucket.start_us:
             return
-        self.buckets.append(bucket.closed())
+        self._close(bucket.closed())
         in_flight = len(self.running)
         first = max(bucket.start_us + BUCKET_US, start - KEEP_BUCKETS * BUCKET_US)
         for empty in range(first, start, BUCKET_US):
-            self.buckets.append(Bucket(empty, in_flight).closed())
+            self._close(Bucket(empty, in_flight).closed())
         self.bucket = Bucket(start, in_flight)
+
+    def _close(self, closed: tuple) -> None:
+        """Keep a closed bucket; the last of each second seals the second's."""
+        self.recent.append(closed)
+        if (closed[0] // BUCKET_US + 1) % SEAL == 0:
+            self.sealed.append(Block(tuple(self.recent), 0))
+            self.recent = []
+
+    def history(self) -> list:
+        """The last ten seconds of closed buckets, oldest first."""
+        closed = [b for block in self.sealed for b in block.items]
+        closed += self.recent
+        return closed[-KEEP_BUCKETS:]
 
     def run_until(self, t: int) -> None:
         """Run the lane's own events due at or before `t`."""
@@ -189,17 +207,18 @@ class Lane:
         lru.move_to_end(key)
         self.evict_over()
 
-    def fill(self, names: list[str]) -> None:
-        """Write other keys (sessions) into memory, evicting what was least used."""
-        for name in names:
-            self._store(name)
+    def fill(self, keys: range) -> None:
+        """Write other keys (sessions, numbered below 0) into memory, evicting what
+        was least used."""
+        for key in keys:
+            self._store(key)
 
     def evict_over(self) -> None:
         """Evict the least recently used keys until memory fits its limit."""
         lru, limit = self.lru, self.settings.memory_mb
         while len(lru) > limit:
             victim, _ = lru.popitem(last=False)
-            if victim.__class__ is int:
+            if victim >= 0:
                 del self.entries[victim]
             self.evicted.append(victim)
             self.totals["evictions"] += 1
@@ -372,8 +391,8 @@ class Lane:
             "reads": finished[::step],
             "ended": len(finished),
             "refilled": refilled,
-            "evicted": [key for key in evicted if key.__class__ is int],
-            "evicted_other": sum(key.__class__ is not int for key in evicted),
+            "evicted": [key for key in evicted if key >= 0],
+            "evicted_other": sum(key < 0 for key in evicted),
         }
 
     def view(self, now_us: int) -> dict:
@@ -398,12 +417,12 @@ class Lane:
             "queued_boards": [q[0] for _ref, q in islice(self.queue, QUEUE_SHOWN)],
             "waiting": [w[1] for _ref, w in sorted(self.waiting.items())],
             "memory_used_mb": len(self.lru),
-            "history": [*self.buckets, self.bucket.closed()],
+            "history": [list(b) for b in [*self.history(), self.bucket.closed()]],
         }
 
     def numbers(self) -> dict:
         """The lane's totals since the start and over the last second."""
-        last = list(self.buckets)[-10:]
+        last = self.history()[-10:]
         reads = sum(b[1] for b in last)
         hits = sum(b[2] for b in last)
         queries = sum(b[3] for b in last)
