@@ -18,7 +18,7 @@ import sys
 from math import log
 
 from benchmarks.timing import MIN_PAIRS, Row, paired_rows, render
-from simulators.engine.rng import make_rng
+from simulators.engine.rng import SplitMix, derive_seed
 from simulators.labs.cache_stampede.lab import FIRST_EXPIRY_MS, Database
 from simulators.labs.cache_stampede.sim import (
     LOCK_EX_US,
@@ -37,13 +37,13 @@ TTL_US, QUERY_US, DB_LIMIT = 30_000_000, 20_000, 10
 
 def trace(seed: int = 1, rate: int = RATE, seconds: int = SECONDS):
     """(arrival µs, u, ln u) of every read, drawn as the lab draws them."""
-    rng = make_rng(seed, "cache-stampede.readers")
+    rng = SplitMix(derive_seed(seed, "cache-stampede.readers"))
     reads, end = [], seconds * 1_000_000
-    t = int(rng.expovariate(rate) * 1_000_000)
+    t = int(-log(1.0 - rng.random()) / rate * 1_000_000)
     while t <= end:
         u = 1.0 - rng.random()
         reads.append((t, u, log(u)))
-        t += int(rng.expovariate(rate) * 1_000_000)
+        t += int(-log(1.0 - rng.random()) / rate * 1_000_000)
     return reads
 
 

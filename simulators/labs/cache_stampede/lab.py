@@ -17,19 +17,19 @@ Choices made here, so the lab says what it does:
   longer than the lifetime.
 - Boards are placed on the cache servers by MurmurHash3 of `board:<code>` mod the
   number of servers; every read of a board goes to its one server.
-- Randomness: one stream, `cache-stampede.readers`, draws every arrival gap, which
-  board is read, and the read's XFetch draw, in that order; the four lanes share them.
+- Randomness: one stream, `cache-stampede.readers` (SplitMix64, whose state is one
+  number: the lab is checkpointed often), draws every arrival gap (an exponential by
+  inversion), which board is read, and the read's XFetch draw, in that order; the
+  four lanes share them.
 """
 
-import random
-from array import array
 from decimal import Decimal, InvalidOperation
 from math import log
 
 from simulators.engine.clocked import ClockedLab
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
-from simulators.engine.rng import make_rng
+from simulators.engine.rng import SplitMix, derive_seed
 from simulators.labs.cache_stampede.declaration import (
     ACTIONS,
     AIRPORTS,
@@ -145,7 +145,7 @@ class CacheStampedeLab(ClockedLab):
             expiry = FIRST_EXPIRY_MS * 1_000 + board * ttl_us // len(AIRPORTS)
             for lane in self.lanes:
                 lane.seed_entry(board, expiry - ttl_us, expiry)
-        self.rng = make_rng(seed, "cache-stampede.readers")
+        self.rng = SplitMix(derive_seed(seed, "cache-stampede.readers"))
         self.readers_until_us = READ_ON_MS * 1_000
         self.next_read_us = self._gap(0)
         self.reads_by_board = [0] * len(AIRPORTS)
@@ -157,7 +157,7 @@ class CacheStampedeLab(ClockedLab):
         """When the read after one at `t` arrives (None: nobody reads at rate 0)."""
         if self.rate == 0:
             return None
-        return t + int(self.rng.expovariate(self.rate) * 1_000_000)
+        return t + int(-log(1.0 - self.rng.random()) / self.rate * 1_000_000)
 
     def apply(self, name, args) -> list[dict]:
         events = super().apply(name, args)
@@ -192,7 +192,7 @@ class CacheStampedeLab(ClockedLab):
             if self.share == 100 or rng.random() * 100 < self.share:
                 board = self.hot
             else:
-                board = rng.randrange(boards)
+                board = int(rng.random() * boards)
             counts[board] += 1
             u = 1.0 - rng.random()  # in (0, 1]
             ln_u = log(u)
@@ -439,23 +439,10 @@ class CacheStampedeLab(ClockedLab):
             "reads_by_board": dict(zip(AIRPORTS, self.reads_by_board, strict=True)),
         }
 
-    def __getstate__(self) -> dict:
-        # the reader stream's generator packed: a checkpoint is a third smaller
-        state = self.__dict__.copy()
-        version, words, gauss = self.rng.getstate()
-        state["rng"] = (version, array("I", words).tobytes(), gauss)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        version, words, gauss = state["rng"]
-        rng = random.Random()
-        rng.setstate((version, tuple(array("I", words)), gauss))
-        self.__dict__.update(state, rng=rng)
-
     def state(self) -> dict:
         return {
             "snapshot": self.snapshot(),
             "metrics": self.metrics(),
-            "rng": self.rng.getstate()[1][-1],
+            "rng": self.rng.state,
             "next_read_us": self.next_read_us,
         }

@@ -151,7 +151,7 @@ class Lane:
         self.recent: list[tuple] = []
         self.bucket = Bucket(0, 0)
         # XFetch: per bin of remaining / (delta * beta): [reads, early decisions]
-        self.xbins = [[0, 0] for _ in range(X_BINS)]
+        self.xbins = [[0, 0] for _ in range(X_BINS)] if self.xfetch else None
 
     # ----- time -----------------------------------------------------------------------
     def roll(self, t: int) -> None:
@@ -427,6 +427,7 @@ class Lane:
         hits = sum(b[2] for b in last)
         queries = sum(b[3] for b in last)
         seconds = len(last) * BUCKET_US / 1_000_000
+        bins = self.xbins
         return {
             **self.totals,
             "peak_in_flight": self.peak_in_flight,
@@ -443,5 +444,5 @@ class Lane:
                 "queries": queries,
                 "hit_rate": round(hits / reads, 4) if reads else None,
             },
-            "xfetch_bins": [list(cell) for cell in self.xbins] if self.xfetch else None,
+            "xfetch_bins": None if bins is None else [list(cell) for cell in bins],
         }
