@@ -23,6 +23,7 @@ from simulators.labs.cache_stampede.lab import FIRST_EXPIRY_MS, Database
 from simulators.labs.cache_stampede.sim import (
     LOCK_EX_US,
     MAX_POLLS,
+    MAX_QUEUE,
     POLL_US,
     STRATEGIES,
     Lane,
@@ -79,6 +80,8 @@ def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LI
 
     def query(t):
         nonlocal running, queries, seq
+        if len(waiting_db) >= MAX_QUEUE:
+            return  # refused: the database's queue is full
         queries += 1
         if running < limit:
             running += 1

@@ -3,7 +3,7 @@
 import pytest
 
 from simulators.engine import ActionError
-from simulators.labs.cache_stampede import CacheStampedeLab
+from simulators.labs.cache_stampede import CacheStampedeLab, sim
 
 REFUSED = [
     # the read rate: 0 to 5,000 a second
@@ -143,3 +143,25 @@ def test_a_lock_waiter_gives_up_when_the_refill_never_lands():
     numbers = lab.metrics()["lanes"]["lock"]
     assert numbers["gave_up"] > 0
     assert numbers["most_refills_at_once"] == 1
+
+
+def test_a_full_database_queue_refuses_queries_instead_of_growing():
+    # a lifetime of 0, one query at a time, 2 s each, 5,000 reads a second: without a
+    # bound the plain lane would queue about 5,000 queries a second for ever
+    lab = CacheStampedeLab(seed=2)
+    for name, args in [
+        ("set_ttl", {"ttl_ms": 0}),
+        ("set_db_limit", {"limit": 1}),
+        ("set_query_time", {"query_ms": 2_000}),
+        ("set_rate", {"rate": 5_000}),
+    ]:
+        lab.apply(name, args)
+    lab.apply("advance", {"ms": 4_000})
+    for strategy in ("plain", "xfetch"):
+        lane = lab.lane(strategy)
+        assert len(lane.queue) == sim.MAX_QUEUE
+        numbers = lab.metrics()["lanes"][strategy]
+        assert numbers["busy"] > 5_000
+        assert numbers["queued"] == sim.MAX_QUEUE
+    # the lock lanes never queue more than one query a board
+    assert len(lab.lane("lock").queue) <= 8

@@ -96,7 +96,7 @@ def test_every_read_is_counted_once_and_memory_stays_within_its_limit(seed, hist
         # every read is a hit, a wait that ended, one that gave up, one that sent a
         # query (a miss or an early refresh; running, queued or done), or a reader
         # still waiting on the lock
-        outcomes = ("hits", "waited", "gave_up", "queries")
+        outcomes = ("hits", "waited", "gave_up", "busy", "queries")
         counted = sum(numbers[name] for name in outcomes) + len(lane.waiting)
         assert counted == numbers["reads"], strategy
         assert len(lane.lru) <= lab.settings.memory_mb

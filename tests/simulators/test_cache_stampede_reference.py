@@ -31,6 +31,16 @@ def test_a_lane_counts_what_the_plainest_loop_counts(strategy, ttl_us, query_us,
     )
 
 
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_full_queue_refuses_alike(strategy):
+    # every read misses, one 2 s query at a time: 15,000 reads fill the queue
+    reads = trace(seed=6, rate=3_000, seconds=5)
+    counts = ours(strategy, reads, 0, 2_000_000, 1)
+    assert counts == plainest(strategy, reads, 0, 2_000_000, 1)
+    if strategy in ("plain", "xfetch"):
+        assert counts[1] < len(reads) - 4_000  # thousands were refused
+
+
 def test_the_lab_runs_the_same_trace_through_its_lanes():
     lab = CacheStampedeLab(seed=5)
     lab.readers_until_us = 10**15

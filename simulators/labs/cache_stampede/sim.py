@@ -37,14 +37,18 @@ LOCK_EX_US = 30_000_000
 BUCKET_US = 100_000  # the charts' resolution
 KEEP_BUCKETS = 100  # ten seconds of history per lane
 SEAL = 10  # closed buckets are sealed a second at a time into blocks checkpoints share
+# queries waiting at the database, at most: beyond it a query is refused at once
+# ("busy", an error to its reader). The lock lanes never come near it (one query a
+# board); without the lock a lifetime of 0 would otherwise queue thousands a second.
+MAX_QUEUE = 10_000
 QUEUE_SHOWN = 64  # queued queries the snapshot lists (it counts them all)
 DOTS_PER_ADVANCE = 120  # finished reads sent for drawing per lane and frame, at most
 # XFetch's early-refresh chart: remaining time in units of delta * beta, in bins
 X_BIN, X_BINS = 0.25, 24
 
 # how a read ended
-HIT, MISS, EARLY, WAITED, GAVE_UP = 0, 1, 2, 3, 4
-OUTCOMES = ("hit", "miss", "early", "waited", "gave_up")
+HIT, MISS, EARLY, WAITED, GAVE_UP, BUSY = 0, 1, 2, 3, 4, 5
+OUTCOMES = ("hit", "miss", "early", "waited", "gave_up", "busy")
 # lane events
 DONE, POLL = 0, 1
 
@@ -131,6 +135,7 @@ class Lane:
                 "early",
                 "waited",
                 "gave_up",
+                "busy",
                 "polls",
                 "evictions",
             ),
@@ -326,6 +331,12 @@ class Lane:
     # ----- the database ---------------------------------------------------------------
     def _query(self, t: int, board: int, arrive: int, why: int, polls: int = 0):
         """A query for `board` on behalf of a read that arrived at `arrive`."""
+        if len(self.queue) >= MAX_QUEUE:
+            self.totals["busy"] += 1
+            done = t + CACHE_RTT_US
+            self.bucket.lat.append(done - arrive)
+            self._finish([arrive, board, BUSY, -1, -1, done, polls])
+            return
         ref = self.next_query
         self.next_query += 1
         # [board, arrive, why, polls, enqueued, start, end, duration]
