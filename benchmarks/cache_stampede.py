@@ -24,10 +24,10 @@ from simulators.labs.cache_stampede.sim import (
     LOCK_EX_US,
     MAX_POLLS,
     MAX_QUEUE,
-    POLL_US,
     STRATEGIES,
     Lane,
     Settings,
+    poll_us,
 )
 
 TARGET = 1.5
@@ -74,6 +74,7 @@ def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LI
     value = (first, query_us)  # (expiry, delta) of the one cached board, or None
     lock_until = -1
     running, waiting_db = 0, []
+    poll = poll_us(query_us)
     hits = queries = seq = 0
     events = [(t, 1, i, "read", ln_u) for i, (t, _u, ln_u) in enumerate(reads)]
     heapq.heapify(events)
@@ -117,7 +118,7 @@ def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LI
                 lock_until = t + LOCK_EX_US
                 query(t)
             else:
-                heapq.heappush(events, (t + POLL_US, 0, seq := seq + 1, "poll", 1))
+                heapq.heappush(events, (t + poll, 0, seq := seq + 1, "poll", 1))
         else:  # a lock waiter looks again
             if value is not None and t < value[0]:
                 pass  # served after waiting: not a hit
@@ -125,9 +126,7 @@ def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LI
                 lock_until = t + LOCK_EX_US
                 query(t)
             elif data < MAX_POLLS:
-                heapq.heappush(
-                    events, (t + POLL_US, 0, seq := seq + 1, "poll", data + 1)
-                )
+                heapq.heappush(events, (t + poll, 0, seq := seq + 1, "poll", data + 1))
     return hits, queries
 
 

@@ -12,6 +12,7 @@ from simulators.labs.cache_stampede.sim import (
     POLL_US,
     X_BIN,
     early_chance,
+    poll_us,
 )
 
 SECOND = 1_000_000
@@ -118,6 +119,7 @@ def test_with_the_lock_exactly_one_query_runs_and_the_others_wait_and_read_it():
             # a few polls of 5 ms, then the new board
             assert done >= locked["at_us"]
             assert done - arrive <= locked["at_us"] - arrive + POLL_US + CACHE_RTT_US
+            assert poll_us(20_000) == POLL_US
         numbers = lab.metrics()["lanes"]["lock"]
         assert numbers["most_refills_at_once"] == 1
         assert numbers["peak_in_flight"] == 1
@@ -258,3 +260,37 @@ def test_history_buckets_cover_the_last_ten_seconds():
     starts = [b[0] for b in history]
     assert starts == list(range(starts[0], starts[0] + 101 * BUCKET_US, BUCKET_US))
     assert starts[-1] == 12_300_000
+
+
+def test_a_slow_query_is_waited_for_not_given_up_on():
+    # a 400 ms query: waiters look every 100 ms, so they read the board, not an error
+    lab = reading(seed=3)
+    lab.apply("set_query_time", {"query_ms": 400})
+    lab.run_until(700)  # the board expired at 0.6 s (it was set with 20 ms)
+    lab.apply("set_ttl", {"ttl_ms": 1_000})
+    lab.run_until(5_000)
+    numbers = lab.metrics()["lanes"]["lock"]
+    assert numbers["waited"] > 500 and numbers["gave_up"] == 0
+    assert lab.snapshot()["model"]["poll_us"] == 100_000
+
+
+def test_the_last_refill_of_each_board_is_in_the_snapshot():
+    lab = reading(seed=1)
+    events = lab.run_until(1_000)
+    for view in lab.snapshot()["lanes"]:
+        (refill,) = refills(events, view["strategy"])
+        shown = view["last_refills"]["0"]
+        assert shown["queries"] == refill["queries"]
+        assert shown["at_us"] == refill["at_us"] and shown["early"] == refill["early"]
+
+
+def test_a_frame_draws_every_miss_and_a_sample_of_the_hits(monkeypatch):
+    monkeypatch.setattr(sim, "DOTS_PER_ADVANCE", 120)
+    lab = reading(seed=1)
+    events = lab.run_until(1_000)  # one frame: a herd of misses among 1,000 hits
+    (plain,) = refills(events, "plain")
+    (taken,) = [e["lanes"]["plain"] for e in events if e["type"] == "reads"]
+    misses = [r for r in taken["reads"] if r[2] == 1]
+    assert len(misses) == plain["queries"]
+    assert len(taken["reads"]) <= 120 + len(misses) < taken["ended"]
+    assert [r[5] for r in taken["reads"]] == sorted(r[5] for r in taken["reads"])

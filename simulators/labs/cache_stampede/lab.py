@@ -43,12 +43,12 @@ from simulators.labs.cache_stampede.sim import (
     LOCK_EX_US,
     MAX_POLLS,
     OUTCOMES,
-    POLL_US,
     STRATEGIES,
     X_BIN,
     X_BINS,
     Lane,
     Settings,
+    poll_us,
 )
 from simulators.labs.cache_stampede.tour import TOUR
 from simulators.labs.hash_placement.hashing import murmur
@@ -413,7 +413,7 @@ class CacheStampedeLab(ClockedLab):
             "updates": self.updates,
             "model": {
                 "cache_rtt_us": CACHE_RTT_US,
-                "poll_us": POLL_US,
+                "poll_us": poll_us(self.settings.query_us),
                 "max_polls": MAX_POLLS,
                 "lock_ex_us": LOCK_EX_US,
                 "bucket_us": BUCKET_US,

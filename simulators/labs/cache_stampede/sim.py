@@ -29,7 +29,9 @@ from simulators.engine.ledger import Block
 
 STRATEGIES = ("plain", "lock", "xfetch", "xfetch_lock")
 CACHE_RTT_US = 500  # one round trip to the cache
-POLL_US = 5_000  # a lock waiter looks again this long later
+# a lock waiter looks again this long later: 5 ms, or a quarter of the query time
+# when that is longer (a slow query is waited for, not given up on after 50 ms)
+POLL_US = 5_000
 MAX_POLLS = 10  # ... at most this many times, then gives up (an error to its reader)
 # the refill lock's expiry (EX): longer than any holder can take (8 boards, each one
 # query of at most 2 s, queued behind the others), so a lock never lapses mid-refill
@@ -42,7 +44,8 @@ SEAL = 10  # closed buckets are sealed a second at a time into blocks checkpoint
 # board); without the lock a lifetime of 0 would otherwise queue thousands a second.
 MAX_QUEUE = 10_000
 QUEUE_SHOWN = 64  # queued queries the snapshot lists (it counts them all)
-DOTS_PER_ADVANCE = 120  # finished reads sent for drawing per lane and frame, at most
+DOTS_PER_ADVANCE = 120  # hits drawn per lane and frame, at most (evenly sampled)
+MISSES_PER_ADVANCE = 400  # reads that were not plain hits, at most (the first ones)
 # XFetch's early-refresh chart: remaining time in units of delta * beta, in bins
 X_BIN, X_BINS = 0.25, 24
 
@@ -51,6 +54,11 @@ HIT, MISS, EARLY, WAITED, GAVE_UP, BUSY = 0, 1, 2, 3, 4, 5
 OUTCOMES = ("hit", "miss", "early", "waited", "gave_up", "busy")
 # lane events
 DONE, POLL = 0, 1
+
+
+def poll_us(query_us: int) -> int:
+    """How long a lock waiter waits before it looks again."""
+    return max(POLL_US, query_us // 4)
 
 
 def early_chance(left_us: int, delta_us: int, beta: float) -> float:
@@ -147,10 +155,11 @@ class Lane:
         # refills of one board running at once, at most, ever (the lock keeps it 1)
         self.most_refills = 0
         self.refilling: dict[int, int] = {}
-        # board → [queries, first started, expiry then] of the refill under way, and
-        # the refills that finished since the last frame
+        # board → [queries, first started, expiry then] of the refill under way; the
+        # refills that finished since the last frame; each board's last refill
         self.episode: dict[int, list[int]] = {}
         self.refilled: list[dict] = []
+        self.last_refill: dict[int, dict] = {}
         # closed buckets: whole seconds sealed into shared blocks, then this second's
         self.sealed: deque = deque(maxlen=KEEP_BUCKETS // SEAL + 1)
         self.recent: list[tuple] = []
@@ -307,7 +316,7 @@ class Lane:
         ref = self.next_wait
         self.next_wait += 1
         self.waiting[ref] = [arrive, board, polls]
-        self._push(t + POLL_US, POLL, ref)
+        self._push(t + poll_us(self.settings.query_us), POLL, ref)
 
     def _poll(self, t: int, ref: int) -> None:
         """A waiter looks again: the value, else the lock, else wait some more."""
@@ -379,10 +388,10 @@ class Lane:
         episode = self.episode.pop(board, None)
         if episode is not None:
             queries, first, expiry = episode
-            self.refilled.append(
-                {"board": board, "queries": queries, "started_us": first}
-                | {"expiry_us": expiry, "at_us": t}
-            )
+            refill = {"board": board, "queries": queries, "started_us": first}
+            refill |= {"expiry_us": expiry, "at_us": t}
+            self.refilled.append(refill)
+            self.last_refill[board] = refill
         if self.uses_lock and self.locks.get(board, -1) > t:
             del self.locks[board]  # DEL lock:<board>
         done = t + 2 * CACHE_RTT_US
@@ -397,9 +406,13 @@ class Lane:
         finished, self.finished = self.finished, []
         evicted, self.evicted = self.evicted, []
         refilled, self.refilled = self.refilled, []
-        step = max(1, -(-len(finished) // DOTS_PER_ADVANCE))
+        # every read that was not a plain hit is drawn (up to a bound), the hits sampled
+        others = [r for r in finished if r[2] != HIT][:MISSES_PER_ADVANCE]
+        hits = [r for r in finished if r[2] == HIT]
+        step = max(1, -(-len(hits) // DOTS_PER_ADVANCE))
+        drawn = sorted([*others, *hits[::step]], key=lambda r: r[5])
         return {
-            "reads": finished[::step],
+            "reads": drawn,
             "ended": len(finished),
             "refilled": refilled,
             "evicted": [key for key in evicted if key >= 0],
@@ -428,6 +441,11 @@ class Lane:
             "queued_boards": [q[0] for _ref, q in islice(self.queue, QUEUE_SHOWN)],
             "waiting": [w[1] for _ref, w in sorted(self.waiting.items())],
             "memory_used_mb": len(self.lru),
+            "last_refills": {
+                str(board): {k: v for k, v in refill.items() if k != "board"}
+                | {"early": refill["expiry_us"] > refill["started_us"]}
+                for board, refill in sorted(self.last_refill.items())
+            },
             "history": [list(b) for b in [*self.history(), self.bucket.closed()]],
         }
 
