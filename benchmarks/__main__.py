@@ -7,7 +7,7 @@ simulated minute under each refill strategy (each against the plainest loop,
 paired); the network engine against SimPy (paired);
 the quorum counter; seek and cold load at 1,000, 10,000 and 50,000 actions for every
 lab; the browser's p95 frame time at 1x and 4x CPU slow-down (hash-placement's dots,
-200 messages, range-splits' slices); the bytes an embed
+200 messages, range-splits' slices, cache-stampede's herd); the bytes an embed
 transfers before it is drawn; each lab's first drawing at 150 ms round trip,
 modulepreload on and off; the classroom fan-out (one host, hundreds of students on
 websockets, paired with a floor);
@@ -80,12 +80,14 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.browser_fps import browser_rows
         from benchmarks.browser_network_fps import network_rows
         from benchmarks.browser_range_fps import range_fps_rows
+        from benchmarks.browser_stampede_fps import stampede_fps_rows
         from benchmarks.embed_transfer import table_rows
         from benchmarks.first_drawing import first_drawing_rows
 
         rows += browser_rows(args.repeat)
         rows += network_rows(args.repeat)
         rows += range_fps_rows(args.repeat)
+        rows += stampede_fps_rows(args.repeat)
         rows += table_rows(min(args.repeat, 3))
         rows += first_drawing_rows(args.repeat)
     if not args.no_fanout:

@@ -129,6 +129,43 @@ def script(slug: str, rng: random.Random):
                     ),
                 ]
             )
+        elif slug == "cache-stampede":
+            yield rng.choice(
+                [
+                    ("advance", {"ms": rng.randint(5, 80)}),
+                    ("advance", {"ms": rng.randint(5, 80)}),
+                    ("advance", {"ms": rng.randint(5, 80)}),
+                    ("set_rate", {"rate": rng.choice([100, 1_000, 2_000])}),
+                    ("set_ttl", {"ttl_ms": rng.choice([380, 2_000, 30_000])}),
+                    ("set_strategy", {"strategy": rng.choice(["plain", "lock"])}),
+                    (
+                        "update_flight",
+                        {"airport": "LAX", "delete_on_write": rng.random() < 0.5},
+                    ),
+                    ("fill_memory", {"mb": rng.randint(1, 64)}),
+                ]
+            )
+        elif slug == "rate-limit-race":
+            yield rng.choice(
+                [
+                    ("step", {}),
+                    ("step", {}),
+                    ("step", {}),
+                    ("run_all", {}),
+                    ("reset", {}),
+                    ("shuffle", {}),
+                    ("every_ordering", {}),
+                    (
+                        "set_mode",
+                        {"mode": rng.choice(["read_check_write", "incr", "lua"])},
+                    ),
+                    ("set_clients", {"count": rng.randint(2, 3)}),
+                    ("set_admitted", {"count": rng.choice([0, 98, 99])}),
+                    ("crash_client", {"client": rng.choice("AB")}),
+                    ("pass_time", {"seconds": rng.choice([1, 61])}),
+                    ("new_request", {"count": rng.randint(1, 20)}),
+                ]
+            )
         else:
             yield rng.choice(
                 [

@@ -48,6 +48,8 @@ DEFAULT_HEIGHTS = {
     "scatter-gather": 720,
     "quorum": 680,
     "partition-cap": 720,
+    "cache-stampede": 720,
+    "rate-limit-race": 720,
 }
 SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
 MIN_WIDTH, MIN_HEIGHT = 240, 200  # smaller than this, no lab can be used

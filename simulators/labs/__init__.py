@@ -1,9 +1,11 @@
 """Every built lab, by slug."""
 
+from simulators.labs.cache_stampede import CacheStampedeLab
 from simulators.labs.hash_placement import HashPlacementLab
 from simulators.labs.partition_cap import PartitionCapLab
 from simulators.labs.quorum import QuorumLab
 from simulators.labs.range_splits import RangeSplitsLab
+from simulators.labs.rate_limit_race import RateLimitRaceLab
 from simulators.labs.scatter_gather import ScatterGatherLab
 
 BUILT = (
@@ -12,6 +14,8 @@ BUILT = (
     ScatterGatherLab,
     QuorumLab,
     PartitionCapLab,
+    CacheStampedeLab,
+    RateLimitRaceLab,
 )
 LABS = {lab.slug: lab for lab in BUILT}
 

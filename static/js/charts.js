@@ -115,3 +115,160 @@ function summary(title, rows) {
   );
   return fmt(t("%(title)s: %(values)s"), { title, values: parts.join(", ") });
 }
+
+/**
+ * A series of a line chart: its points `[x, y]` (a `y` of null breaks the line), the
+ * label written at its last point (so lines never differ by colour alone), and how it
+ * is drawn: `className` styles it, `line: false` leaves only its dots, `dots` marks each
+ * point, `area` fills under it.
+ * @typedef {object} LineSeries
+ * @property {string} id
+ * @property {string} [label] written at the line's end (omitted: no label)
+ * @property {Array<[number, number | null]>} points
+ * @property {string} [className]
+ * @property {boolean} [line] default true
+ * @property {boolean} [dots] default false
+ * @property {boolean} [area] default false
+ */
+
+/**
+ * A labelled vertical or horizontal mark: `{x, label}` or `{y, label}`.
+ * @typedef {{x?: number, y?: number, label?: string, className?: string}} ChartMark
+ */
+
+/**
+ * A small d3 line chart inside `container`: axes with their labels, lines (or dots, or an
+ * area) keyed by id, labelled at their ends, and marks; `role="img"` with a spoken summary
+ * given by the caller. Used for values over time and for curves against a measure.
+ *   const chart = createLineChart(el, {width, height, xLabel, yLabel, xFormat, yFormat});
+ *   chart.update({series, xDomain, yDomain, marks, summary});
+ * @param {HTMLElement} container
+ * @param {{width?: number, height?: number, margin?: {left: number, right: number, top: number, bottom: number},
+ *   xLabel?: string, yLabel?: string, xFormat?: (v: number) => string, yFormat?: (v: number) => string,
+ *   xTicks?: number, yTicks?: number, className?: string}} [options]
+ */
+export function createLineChart(container, options = {}) {
+  const width = options.width ?? 360;
+  const height = options.height ?? 150;
+  const m = options.margin ?? { left: 40, right: 70, top: 10, bottom: 30 };
+  const xFormat = options.xFormat ?? ((v) => num(v));
+  const yFormat = options.yFormat ?? ((v) => num(v));
+  const svg = d3
+    .select(container)
+    .append("svg")
+    .attr("class", `line-chart ${options.className ?? ""}`.trim())
+    .attr("role", "img")
+    .attr("viewBox", `0 0 ${width} ${height}`);
+  const x = d3.scaleLinear().range([m.left, width - m.right]);
+  const y = d3.scaleLinear().range([height - m.bottom, m.top]);
+  const marksG = svg.append("g").attr("class", "chart-marks");
+  const xAxis = svg.append("g").attr("class", "chart-axis").attr("transform", `translate(0,${height - m.bottom})`);
+  const yAxis = svg.append("g").attr("class", "chart-axis").attr("transform", `translate(${m.left},0)`);
+  if (options.xLabel) {
+    svg
+      .append("text")
+      .attr("class", "chart-axis-label")
+      .attr("x", (m.left + width - m.right) / 2)
+      .attr("y", height - 3)
+      .text(options.xLabel);
+  }
+  if (options.yLabel) {
+    svg
+      .append("text")
+      .attr("class", "chart-axis-label")
+      .attr("transform", `translate(10,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
+      .text(options.yLabel);
+  }
+  const seriesG = svg.append("g").attr("class", "chart-series");
+  const endsG = svg.append("g").attr("class", "chart-ends");
+  let shownDomains = "";
+
+  /**
+   * @param {{series: LineSeries[], xDomain: [number, number], yDomain: [number, number],
+   *   marks?: ChartMark[], summary?: string}} data
+   */
+  function update({ series, xDomain, yDomain, marks = [], summary: spoken = "" }) {
+    x.domain(xDomain);
+    y.domain(yDomain);
+    const domains = `${xDomain} ${yDomain}`;
+    if (domains !== shownDomains) {
+      shownDomains = domains;
+      // xTicks 0: no x axis (small multiples show it under the last one only)
+      if (options.xTicks !== 0) xAxis.call(d3.axisBottom(x).ticks(options.xTicks ?? 5).tickFormat((v) => xFormat(Number(v))));
+      yAxis.call(d3.axisLeft(y).ticks(options.yTicks ?? 4).tickFormat((v) => yFormat(Number(v))));
+    }
+    const inside = (p) => p[1] !== null && Number.isFinite(p[1]);
+    const line = /** @type {d3.Line<any>} */ (d3.line())
+      .defined(inside)
+      .x((p) => x(p[0]))
+      .y((p) => y(/** @type {number} */ (p[1])));
+    const area = /** @type {d3.Area<any>} */ (d3.area())
+      .defined(inside)
+      .x((p) => x(p[0]))
+      .y0(y(yDomain[0]))
+      .y1((p) => y(/** @type {number} */ (p[1])));
+    const groups = seriesG
+      .selectAll("g.chart-line")
+      .data(series, (s) => s.id)
+      .join((enter) => {
+        const g = enter.append("g").attr("class", "chart-line");
+        g.append("path").attr("class", "chart-area");
+        g.append("path").attr("class", "chart-path");
+        g.append("g").attr("class", "chart-dots");
+        return g;
+      })
+      .attr("class", (s) => `chart-line ${s.className ?? ""}`.trim())
+      .attr("data-series", (s) => s.id);
+    groups.select(".chart-area").attr("d", (s) => (s.area ? area(s.points) : null));
+    groups.select(".chart-path").attr("d", (s) => (s.line === false ? null : line(s.points)));
+    groups
+      .select(".chart-dots")
+      .selectAll("circle")
+      .data((s) => (s.dots ? s.points.filter(inside) : []))
+      .join("circle")
+      .attr("r", 3)
+      .attr("cx", (p) => x(p[0]))
+      .attr("cy", (p) => y(/** @type {number} */ (p[1])));
+    // each line's label at the right of the chart, at the height of its last point
+    const ends = series
+      .filter((s) => s.label)
+      .map((s) => ({ s, last: [...s.points].reverse().find(inside) }))
+      .filter((e) => e.last);
+    // end labels kept apart: one under the other when two lines end close together
+    const placed = ends.map((e) => ({ ...e, at: y(/** @type {number} */ (e.last?.[1])) })).sort((a, b) => a.at - b.at);
+    for (let i = 1; i < placed.length; i += 1) placed[i].at = Math.max(placed[i].at, placed[i - 1].at + 11);
+    endsG
+      .selectAll("text")
+      .data(placed, (e) => e.s.id)
+      .join("text")
+      .attr("class", (e) => `chart-end ${e.s.className ?? ""}`.trim())
+      .attr("x", width - m.right + 5)
+      .attr("y", (e) => e.at + 4)
+      .text((e) => e.s.label ?? "");
+    const markG = marksG
+      .selectAll("g.chart-mark")
+      .data(marks, (d, i) => `${i}`)
+      .join((enter) => {
+        const g = enter.append("g").attr("class", "chart-mark");
+        g.append("line");
+        g.append("text");
+        return g;
+      })
+      .attr("class", (d) => `chart-mark ${d.className ?? ""}`.trim());
+    // x alone: a vertical line across the chart; y alone: a horizontal one; both: a
+    // point, with a line down to the x axis and its label beside it
+    const x1 = (d) => (d.x === undefined ? m.left : x(d.x));
+    const x2 = (d) => (d.x === undefined ? width - m.right : x(d.x));
+    const y1 = (d) => (d.y === undefined || d.x !== undefined ? height - m.bottom : y(d.y));
+    const y2 = (d) => (d.y === undefined ? m.top : y(d.y));
+    markG.select("line").attr("x1", x1).attr("x2", x2).attr("y1", y1).attr("y2", y2);
+    markG
+      .select("text")
+      .attr("x", (d) => (d.x === undefined ? width - m.right + 4 : x(d.x) + 4))
+      .attr("y", (d) => (d.y === undefined ? m.top + 9 : d.x === undefined ? y(d.y) + 4 : y(d.y) - 4))
+      .text((d) => d.label ?? "");
+    svg.attr("aria-label", spoken);
+  }
+
+  return { update, element: svg.node(), x, y };
+}

@@ -30,6 +30,8 @@ const DEFAULT_HEIGHTS = {
   "scatter-gather": 720,
   quorum: 680,
   "partition-cap": 720,
+  "cache-stampede": 720,
+  "rate-limit-race": 720,
 };
 const SHORT_HEIGHT = 520;
 const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light", lang: "" };

@@ -22,6 +22,8 @@ LABS = {
     "scatter-gather": ["query_scatter", "measure"],
     "quorum": ["write", "read"],
     "partition-cap": ["book", "split"],
+    "cache-stampede": ["skip_to_expiry", "set_strategy"],
+    "rate-limit-race": ["run_all", "every_ordering"],
 }
 # what axe finds, as one line a failing test prints
 RUN = """async (tags) => {

@@ -24,6 +24,8 @@ LABS = {
     "scatter-gather": ["query_scatter", "measure"],
     "quorum": ["write", "read"],
     "partition-cap": ["book", "split"],
+    "cache-stampede": ["skip_to_expiry", "set_strategy"],
+    "rate-limit-race": ["run_all", "every_ordering"],
 }
 WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 

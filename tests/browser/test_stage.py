@@ -18,6 +18,7 @@ PRIMARY = {
     "hash-placement": "add_shard",
     "quorum": "write",
     "partition-cap": "book",
+    "cache-stampede": "skip_to_expiry",
 }
 
 

@@ -2,6 +2,8 @@
 alone and by the visitor's own clicks; skipped and resumed; opened at a step by a link;
 and run by a class's host for everyone."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -110,6 +112,21 @@ def assert_the_labs_point_shows(page, slug):
         stale = page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
         expect(stale).to_have_count(1)
         expect(page.locator(".q-trials")).not_to_have_attribute("data-stale", "0")
+    elif slug == "cache-stampede":
+        # the plain lane's herd, said in its strip; the watched board stale after the
+        # update that kept it cached
+        plain = page.locator('.cs-strip[data-strategy="plain"] .cs-strip-refill')
+        expect(plain).to_contain_text(re.compile(r"\d+ queries"))
+        assert int(plain.get_attribute("data-queries")) >= 10
+        stale = page.locator("#stage .cs-card.is-stale")
+        expect(stale).to_have_count(1, timeout=WAIT_MS)
+        expect(page.locator("#stage .cs-version")).to_contain_text("stale")
+    elif slug == "rate-limit-race":
+        # INCR: every one of the 6 orderings admits exactly 100
+        expect(page.locator(".rlr-orderings-sum")).to_have_text(
+            "0 of 6 orderings admit more than 100"
+        )
+        expect(page.locator(".rlr-result-big")).to_have_text("100 admitted — limit 100")
     else:
         expect(page.locator(".pc-vanished")).to_be_visible(timeout=WAIT_MS)
 
@@ -230,6 +247,25 @@ OWN_CLICKS = {
         "write-a": lambda t: (choose(t, "Coordinator", value="A"), submit(t)),
         "read-c": lambda t: (choose(t, "Coordinator", value="C"), submit(t)),
         "count-stale": lambda t: t.click(),
+    },
+    "cache-stampede": {
+        "expiry": submit,
+        "lock": lambda t: (choose(t, "Strategy", label="Refill lock"), submit(t)),
+        "xfetch": lambda t: (
+            choose(t, "Strategy", label="XFetch (early refresh)"),
+            submit(t),
+        ),
+        "stale": submit,
+    },
+    "rate-limit-race": {
+        "race": submit,
+        "every-ordering": submit,
+        "incr": lambda t: (
+            choose(t, "Counting", label="INCR, then compare the reply"),
+            submit(t),
+        ),
+        "incr-race": submit,
+        "incr-orderings": submit,
     },
     "partition-cap": {
         "split": submit,

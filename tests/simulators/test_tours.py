@@ -304,3 +304,33 @@ def test_the_range_splits_tour_splits_heats_one_shard_and_reads_a_range(seed):
     assert moved and {e["to"] for e in moved} == {"E"}
     (hashed,) = events_of(frames["add-shard"], "hash_moved")
     assert hashed["moved"] / hashed["total"] > 0.7
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_cache_stampede_tour_shows_the_herd_the_lock_and_xfetch(seed):
+    lab, frames = run_tour("cache-stampede", seed)
+    refilled = events_of(frames["expiry"], "refilled")
+    by_lane = {e["lane"]: e for e in refilled if e["board"] == "LAX"}
+    # the same expiry, four ways: a herd of identical queries, one under the lock,
+    # and XFetch's refresh before the expiry
+    assert by_lane["plain"]["queries"] >= 10
+    assert by_lane["lock"]["queries"] == 1
+    assert lab.metrics()["lanes"]["lock"]["most_refills_at_once"] == 1
+    assert by_lane["xfetch_lock"]["early"] and by_lane["xfetch_lock"]["queries"] == 1
+    assert lab.snapshot()["strategy"] == "xfetch"
+    (updated,) = events_of(frames["stale"], "flight_updated")
+    assert updated["stale_in"] == ["plain", "lock", "xfetch", "xfetch_lock"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_rate_limit_race_tour_overshoots_then_counts_with_incr(seed):
+    lab, frames = run_tour("rate-limit-race", seed)
+    (race,) = events_of(frames["race"], "race_done")
+    assert (race["admitted"], race["value"]) == (101, 100)
+    (every,) = events_of(frames["every-ordering"], "orderings")
+    assert (every["overshooting"], every["orderings"]) == (18, 20)
+    (incr,) = events_of(frames["incr-race"], "race_done")
+    assert (incr["admitted"], incr["value"]) == (100, 101)
+    (safe,) = events_of(frames["incr-orderings"], "orderings")
+    assert (safe["overshooting"], safe["orderings"]) == (0, 6)
+    assert lab.snapshot()["mode"] == "incr"
