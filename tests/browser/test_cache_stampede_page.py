@@ -254,3 +254,43 @@ def test_with_reduced_motion_no_dot_crosses_the_gap(browser, live_server_url, re
         assert len(between) > 20  # the control: readers do fly across
     assert page.console_errors == []
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "herd_says", "lock_says"),
+    [
+        ("zh-hans", "个读者各自发出了同样的查询", "回填锁"),
+        ("th", "ต่างส่งคิวรีเดียวกัน", "ล็อก"),
+    ],
+)
+def test_the_herd_the_lock_and_xfetch_in_chinese_and_thai(
+    page, live_server_url, lang, herd_says, lock_says
+):
+    # the same three moments, with the page in another language: the numbers from
+    # the simulator, the words in the page's language (no English left in them)
+    refills, _ = expected()
+    herd = refills["plain"]["queries"]
+    page.add_init_script(SKIP_TOUR)
+    page.goto(f"{live_server_url}/labs/cache-stampede/?seed={SEED}&lang={lang}")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    submit(page, "skip_to_expiry")
+    page.locator("#timeline-speed").select_option(index=4)  # 1/4×
+    expect(refill(page)).to_have_attribute("data-queries", str(herd), timeout=10_000)
+    expect(page.locator("#event-log")).to_contain_text(herd_says)
+    expect(page.locator("#event-log")).to_contain_text(str(herd))
+    expect(page.locator("#event-log")).not_to_contain_text("readers each sent")
+    strategy = page.locator(f'{QUICK} form[data-action="set_strategy"]')
+    strategy.locator("select").select_option(index=1)  # the refill lock
+    strategy.locator('button[type="submit"]').click()
+    lock = page.locator('#stage .cs-strip[data-strategy="lock"]')
+    expect(lock).to_have_attribute("aria-pressed", "true")
+    expect(lock).to_contain_text(lock_says)
+    expect(refill(page)).to_have_attribute("data-queries", "1")
+    strategy.locator("select").select_option(index=2)  # XFetch
+    strategy.locator('button[type="submit"]').click()
+    early = refills["xfetch"]
+    expect(refill(page)).to_have_attribute(
+        "data-early-us", str(early["expiry_us"] - early["started_us"])
+    )
+    expect(refill(page)).not_to_contain_text("early")
+    assert page.console_errors == []

@@ -291,3 +291,36 @@ def test_the_race_in_chinese_and_thai(calm, live_server_url, lang, said):
         calm.locator('#quick-controls form[data-action="set_mode"]')
     ).to_contain_text(said)
     assert calm.console_errors == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "result_101", "result_100"),
+    [
+        ("zh-hans", "已放行 101 个 — 限额 100", "已放行 100 个 — 限额 100"),
+        ("th", "ปล่อยผ่าน 101 — ขีดจำกัด 100", "ปล่อยผ่าน 100 — ขีดจำกัด 100"),
+    ],
+)
+def test_101_then_100_and_every_ordering_in_chinese_and_thai(
+    browser, live_server_url, lang, result_101, result_100
+):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+    )
+    page = watch_errors(context.new_page())
+    page.goto(f"{live_server_url}/labs/rate-limit-race/?seed=1&lang={lang}")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    submit(page, "run_all")
+    expect(page.locator(".rlr-result-big")).to_have_text(result_101)
+    submit(page, "every_ordering")
+    summary = page.locator(".rlr-orderings .rlr-orderings-sum")
+    expect(summary).to_contain_text("18")
+    expect(summary).to_contain_text("20")
+    expect(summary).not_to_contain_text("orderings admit")
+    form = page.locator('#quick-controls form[data-action="set_mode"]')
+    form.locator("select").select_option(index=1)  # INCR, then compare the reply
+    form.locator('button[type="submit"]').click()
+    expect(chips(page)).to_have_count(4)
+    submit(page, "run_all")
+    expect(page.locator(".rlr-result-big")).to_have_text(result_100)
+    assert page.console_errors == []
+    context.close()
