@@ -439,35 +439,3 @@ def test_the_declared_cost_of_every_ordering_follows_the_count():
     assert costs.cost_of("new_request", {"count": 200}) > costs.cost_of(
         "new_request", {"count": 1}
     )
-
-
-# -- the tour --------------------------------------------------------------------------
-
-
-def test_the_tour_is_sound():
-    assert 3 <= len(RateLimitRaceLab.tour) <= 6
-    assert RateLimitRaceLab.tour_problems() == []
-    canonical_json(RateLimitRaceLab.declaration())
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_the_tour_runs_by_show_me_alone_and_shows_its_point(seed):
-    lab = make_lab(seed)
-    frames = {}
-    for step in lab.tour:
-        name, args = step.show_me
-        events = lab.apply(name, args)
-        assert step.done_by(name, events), step.id
-        frames[step.id] = events
-    assert of_type(frames["race"], "race_done")[0]["admitted"] == 101
-    (every,) = frames["every-ordering"]
-    assert (every["orderings"], every["overshooting"]) == (20, 18)  # as it says
-    assert frames["incr"][0]["order"] == ["A1", "B1", "A2", "B2"]
-    replies = steps_by_id(frames["incr-race"])
-    assert replies["A1"]["reply"] == "(integer) 100"
-    assert replies["B1"]["reply"] == "(integer) 101"
-    assert of_type(frames["incr-race"], "race_done")[0]["value"] == 101
-    (incr_every,) = frames["incr-orderings"]
-    assert (incr_every["orderings"], incr_every["overshooting"]) == (6, 0)
-    assert incr_every["by_admitted"] == [[100, 6]]
-    canonical_json(lab.state())

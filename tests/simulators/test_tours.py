@@ -329,8 +329,13 @@ def test_the_rate_limit_race_tour_overshoots_then_counts_with_incr(seed):
     assert (race["admitted"], race["value"]) == (101, 100)
     (every,) = events_of(frames["every-ordering"], "orderings")
     assert (every["overshooting"], every["orderings"]) == (18, 20)
+    (mode,) = frames["incr"][0][1]
+    assert mode["order"] == ["A1", "B1", "A2", "B2"]  # the order its notice names
     (incr,) = events_of(frames["incr-race"], "race_done")
     assert (incr["admitted"], incr["value"]) == (100, 101)
+    replies = {e["id"]: e["reply"] for e in events_of(frames["incr-race"], "step")}
+    assert (replies["A1"], replies["B1"]) == ("(integer) 100", "(integer) 101")
     (safe,) = events_of(frames["incr-orderings"], "orderings")
     assert (safe["overshooting"], safe["orderings"]) == (0, 6)
+    assert safe["by_admitted"] == [[100, 6]]
     assert lab.snapshot()["mode"] == "incr"
