@@ -6,6 +6,7 @@
 
 import { fmt, num, t } from "../../i18n.js";
 import { outcomeMark, outcomeText, secs } from "./words.js";
+import { dataTable } from "../../data-table.js";
 
 /** @param {HTMLElement} parent */
 export function createSide(parent) {
@@ -111,34 +112,5 @@ function expiryTable() {
  * @param {number[]} [codeColumns] columns that hold commands (not translated)
  */
 function table(head, rows, codeColumns = [1]) {
-  const wrap = document.createElement("div");
-  wrap.className = "rlr-table-wrap";
-  const el = document.createElement("table");
-  const tr = document.createElement("tr");
-  for (const text of head) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text;
-    tr.append(th);
-  }
-  el.createTHead().append(tr);
-  const body = el.createTBody();
-  for (const cells of rows) {
-    const row = document.createElement("tr");
-    cells.forEach((text, i) => {
-      const td = document.createElement("td");
-      if (codeColumns.includes(i)) {
-        const code = document.createElement("code");
-        code.translate = false;
-        code.textContent = text;
-        td.append(code);
-      } else {
-        td.textContent = text;
-      }
-      row.append(td);
-    });
-    body.append(row);
-  }
-  wrap.append(el);
-  return wrap;
+  return dataTable(head, rows, { wrapClass: "rlr-table-wrap", codeColumns });
 }

@@ -7,6 +7,7 @@
 
 import { fmt, num, t } from "../../i18n.js";
 import { ms } from "./cluster.js";
+import { dataTable } from "../../data-table.js";
 
 const COLUMNS = () => [t("Flight"), t("From"), t("To"), t("Departs"), t("Aircraft"), t("Shard")];
 
@@ -98,29 +99,7 @@ function rowsOf(query) {
 }
 
 function table(head, rows) {
-  const wrap = document.createElement("div");
-  wrap.className = "sg-table-wrap";
-  const el = document.createElement("table");
-  const tr = document.createElement("tr");
-  for (const text of head) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text;
-    tr.append(th);
-  }
-  el.createTHead().append(tr);
-  const body = el.createTBody();
-  for (const cells of rows) {
-    const row = document.createElement("tr");
-    for (const text of cells) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      row.append(td);
-    }
-    body.append(row);
-  }
-  wrap.append(el);
-  return wrap;
+  return dataTable(head, rows, { wrapClass: "sg-table-wrap" });
 }
 
 function flightTable(flights) {
