@@ -166,6 +166,32 @@ def script(slug: str, rng: random.Random):
                     ("new_request", {"count": rng.randint(1, 20)}),
                 ]
             )
+        elif slug == "graph-traversal":
+            yield rng.choice(
+                [
+                    (
+                        "course_query",
+                        {
+                            "question": rng.choice(
+                                ["one_stop", "within_three", "avoid_ord", "under_200"]
+                            )
+                        },
+                    ),
+                    (
+                        "ask",
+                        {
+                            "start": rng.choice(["LAX", "SFO", "DFW"]),
+                            "end": rng.choice(["", "JFK", "ORD"]),
+                            "depth": rng.randint(1, 4),
+                            "avoid": rng.choice(["", "DEN"]),
+                            "shortest": False,
+                        },
+                    ),
+                    ("close_airport", {"code": rng.choice(["DEN", "ORD", "ATL"])}),
+                    ("set_index", {"on": rng.random() < 0.5}),
+                    ("rank_closures", {}),
+                ]
+            )
         else:
             yield rng.choice(
                 [

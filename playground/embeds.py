@@ -50,6 +50,7 @@ DEFAULT_HEIGHTS = {
     "partition-cap": 720,
     "cache-stampede": 720,
     "rate-limit-race": 720,
+    "graph-traversal": 720,
 }
 SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
 MIN_WIDTH, MIN_HEIGHT = 240, 200  # smaller than this, no lab can be used

@@ -97,6 +97,8 @@ class Param:
     # a dotted path into the snapshot holding a number ("copies"): numeric choices above
     # it cannot be done now, and the browser does not offer them (the lab refuses them)
     most: str | None = None
+    # text that may be left empty ("" means none: an optional end or a node to avoid)
+    blank: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -114,6 +116,7 @@ class Param:
             "source": self.source,
             "current": self.current,
             "most": self.most,
+            "blank": self.blank or None,
         }
         data.update({k: v for k, v in optional.items() if v is not None})
         if self.presets:
@@ -164,7 +167,7 @@ class Param:
             value.encode("utf-8")
         except UnicodeEncodeError:  # lone surrogates ("\ud800") arrive through JSON
             raise self._error("bad_text", _("%(name)s must be valid text")) from None
-        if not value.strip():
+        if not value.strip() and not (self.blank and value == ""):
             raise self._error("empty", _("%(name)s must not be empty"))
         if not value.isprintable():  # U+0000 and other control characters
             raise self._error("bad_text", _("%(name)s must be printable text"))

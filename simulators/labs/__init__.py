@@ -1,6 +1,7 @@
 """Every built lab, by slug."""
 
 from simulators.labs.cache_stampede import CacheStampedeLab
+from simulators.labs.graph_traversal import GraphTraversalLab
 from simulators.labs.hash_placement import HashPlacementLab
 from simulators.labs.partition_cap import PartitionCapLab
 from simulators.labs.quorum import QuorumLab
@@ -16,6 +17,7 @@ BUILT = (
     PartitionCapLab,
     CacheStampedeLab,
     RateLimitRaceLab,
+    GraphTraversalLab,
 )
 LABS = {lab.slug: lab for lab in BUILT}
 

@@ -32,6 +32,7 @@ const DEFAULT_HEIGHTS = {
   "partition-cap": 720,
   "cache-stampede": 720,
   "rate-limit-race": 720,
+  "graph-traversal": 720,
 };
 const SHORT_HEIGHT = 520;
 const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light", lang: "" };

@@ -26,6 +26,7 @@ LABS = {
     "partition-cap": ["book", "split"],
     "cache-stampede": ["skip_to_expiry", "set_strategy"],
     "rate-limit-race": ["run_all", "every_ordering"],
+    "graph-traversal": ["course_query", "run"],
 }
 WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 

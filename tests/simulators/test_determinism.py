@@ -118,6 +118,21 @@ SCRIPTS = {
         ("pass_time", {"seconds": 61}),
         ("new_request", {"count": 120}),
     ],
+    "graph-traversal": [
+        ("course_query", {"question": "avoid_ord"}),
+        ("set_graph", {"graph": "large"}),
+        (
+            "run",
+            {"pattern": "MATCH p = (a {code: 'ATL'})-[:ROUTE*1..2]->(b {code: 'SEA'})"},
+        ),
+        ("close_airport", {"code": "DEN"}),
+        ("rank_closures", {}),
+        ("set_grown", {"on": True}),
+        ("course_query", {"question": "within_three"}),
+        ("set_index", {"on": False}),
+        ("course_query", {"question": "auth_stops"}),
+        ("most_depended", {}),
+    ],
 }
 
 

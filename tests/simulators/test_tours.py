@@ -339,3 +339,23 @@ def test_the_rate_limit_race_tour_overshoots_then_counts_with_incr(seed):
     assert (safe["overshooting"], safe["orderings"]) == (0, 6)
     assert safe["by_admitted"] == [[100, 6]]
     assert lab.snapshot()["mode"] == "incr"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_graph_traversal_tour_finds_the_course_answers_and_grows(seed):
+    lab, frames = run_tour("graph-traversal", seed)
+    (one_stop,) = events_of(frames["one-stop"], "question")
+    assert (one_stop["mode"], one_stop["found"]) == ("paths", 1)
+    (within,) = events_of(frames["within-three"], "question")
+    assert (within["mode"], within["found"]) == ("ends", 7)
+    (shortest,) = events_of(frames["fewest-to-sea"], "question")
+    assert (shortest["mode"], shortest["touched"]) == ("shortest", 5)  # its notice
+    (avoid,) = events_of(frames["avoid-ord"], "question")
+    assert avoid["found"] == 4
+    (grown,) = events_of(frames["grow"], "question")
+    assert grown["touched"] == avoid["touched"]  # the same edges, a larger table
+    shown = lab.snapshot()
+    assert shown["graph"]["grown"] is True
+    assert shown["before"]["touched"] == shown["question"]["traversal"]["touched"]
+    assert shown["before"]["table_rows"] * 10 == shown["question"]["table_rows"]
+    assert shown["question"]["sql"]["comparisons"] > shown["before"]["comparisons"]
