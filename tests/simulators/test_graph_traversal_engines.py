@@ -8,7 +8,7 @@ properties over random small graphs against a brute-force list of Cypher's paths
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from simulators.labs.graph_traversal import nxengine, sql
@@ -27,6 +27,7 @@ from simulators.labs.graph_traversal.query import (
     NodePattern,
     Query,
 )
+from simulators.labs.graph_traversal.traverse import traverse
 
 # --- building questions --------------------------------------------------------------
 
@@ -442,3 +443,63 @@ def test_shortest_ties_go_to_the_smallest_names_always(graph, data):
     )
     query = ask(start, 1, None, end, prop=graph.prop, shortest=True)
     assert sql.run(query, graph).answer == brute(graph, query)
+
+
+# -- the lab's own traversal, against the other two and the brute force ------------
+
+
+@PROPERTY
+@given(data=st.data())
+def test_the_traversal_agrees_with_sql_networkx_and_the_brute_force(data):
+    graph = data.draw(graphs())
+    query = data.draw(questions(graph))
+    assume(query.min_total >= 1)  # the parser refuses *0 (depth_zero)
+    assume(not query.shortest or query.start.value != query.end.value)  # same_ends
+    expected = brute(graph, query)
+    ours = traverse(query, graph)
+    run = sql.run(query, graph)
+    networkx = nxengine.answer(query, graph)
+    if query.shortest:
+        length = [len(p) for p in expected.paths]
+        assert [len(p) for p in ours.answer.paths] == length
+        assert [len(p) for p in run.answer.paths] == length
+        assert [len(p) for p in networkx.answer.paths] == length
+        assert set(ours.answer.paths) <= set(fitting(graph, query))
+    elif query.distinct_ends:
+        assert ours.answer.ends == expected.ends == run.answer.ends
+        assert networkx.answer.ends == expected.ends
+    else:
+        assert ours.answer == expected == run.answer
+        assert networkx.answer.paths == simple(ours.answer.paths)
+
+
+OTHERS = "QRSTUVW"
+
+
+@PROPERTY
+@given(data=st.data())
+def test_what_a_traversal_touches_does_not_depend_on_the_rest_of_the_graph(data):
+    """A graph and the same graph beside another one that no edge joins to it:
+    every question from the first reads the same edges, depth by depth."""
+    graph = data.draw(graphs())
+    query = data.draw(questions(graph))
+    assume(query.min_total >= 1)
+    assume(not query.shortest or query.start.value != query.end.value)
+    extra = data.draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(OTHERS), st.sampled_from(OTHERS), st.integers(60, 300)
+            ),
+            min_size=1,
+            max_size=30,
+            unique_by=lambda e: e[:2],
+        )
+    )
+    both = Graph.from_names(graph.kind, [*graph.named(), *extra], graph.weighted)
+    alone = traverse(query, graph)
+    beside = traverse(query, both)
+    assert alone.touched == beside.touched
+    assert [d.as_dict(graph.names) for d in alone.depths] == [
+        d.as_dict(both.names) for d in beside.depths
+    ]
+    assert alone.answer == beside.answer
