@@ -1,7 +1,7 @@
 """What the graph-traversal lab lets a user choose and do, declared as data."""
 
 from simulators.engine.cost import CostModel
-from simulators.engine.declaration import ActionSpec, Param
+from simulators.engine.declaration import ActionError, ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
 from simulators.labs.graph_traversal.graphs import GRAPHS, LARGE, ROUTES, SERVICES
 from simulators.labs.graph_traversal.query import MAX_HOPS
@@ -49,24 +49,23 @@ COURSE_LABELS = (
 DEFAULT_QUESTION = "one_stop"
 
 # Replay costs in work units, about a microsecond each (simulators/engine/cost.py),
-# measured as `make bench` does (benchmarks/replay_costs.py). A question costs with
-# the graph it runs on: the traversal, the SQL run twice and networkx, each held by
-# its work limit. Charged by graph in GraphTraversalCost.
-QUESTION_COST = {
-    (ROUTES, False): 2_000,
-    (ROUTES, True): 4_000,
-    (SERVICES, False): 2_000,
-    (SERVICES, True): 4_000,
-    (LARGE, False): 60_000,
-    (LARGE, True): 400_000,
-}
+# measured as `make bench` does (benchmarks/replay_costs.py). A question runs three
+# engines; on the small graphs it takes a few ms, on the 400 airports (grown or not)
+# what the recursive SQL produces decides, up to its work limit (100,000 rows, about
+# 0.3-0.45 s): a path of unknown depth, a shortest path (the SQL cannot stop at the
+# first arrival) or three edges and more from a hub reach it. GraphTraversalCost
+# charges each question by its graph and its pattern, parsed, not run.
+SMALL_QUESTION = 5_000  # 2-4 ms on 8 airports or 6 services, or 10× those
+LARGE_BY_DEPTH = {1: 20_000, 2: 80_000}  # 400 or 4,000 airports: the SQL's rows
+LARGE_DEEP = 300_000  # three edges and more, or unbounded: the SQL's limit
+RUNAWAY = 450_000  # the SQL without its path check, run to its limit
 GRAPH_COST = {  # making the graph (cached per process, but not in a fresh replay)
     (ROUTES, False): 300,
     (ROUTES, True): 3_000,
     (SERVICES, False): 300,
     (SERVICES, True): 2_000,
     (LARGE, False): 30_000,
-    (LARGE, True): 300_000,
+    (LARGE, True): 700_000,  # 0.1 s to make, 0.2-0.4 s into SQLite and networkx
 }
 CLOSURE_COST = {  # ranking every closure: each node's trips of up to one stop
     (ROUTES, False): 500,
@@ -74,8 +73,9 @@ CLOSURE_COST = {  # ranking every closure: each node's trips of up to one stop
     (SERVICES, False): 500,
     (SERVICES, True): 3_000,
     (LARGE, False): 60_000,
-    (LARGE, True): 400_000,
+    (LARGE, True): 800_000,
 }
+MOST_QUESTION = RUNAWAY
 
 PATTERN = Param(
     "pattern",
@@ -170,7 +170,7 @@ ACTIONS = (
         (QUESTION,),
         help=_("Fill the pattern box with one of the course's queries and run it."),
         primary=True,
-        cost=max(QUESTION_COST.values()),  # charged by graph
+        cost=MOST_QUESTION,  # charged by graph and pattern
     ),
     ActionSpec(
         "run",
@@ -181,14 +181,14 @@ ACTIONS = (
             "recursive SQL, and asks networkx."
         ),
         primary=True,
-        cost=max(QUESTION_COST.values()),  # charged by graph
+        cost=MOST_QUESTION,  # charged by graph and pattern
     ),
     ActionSpec(
         "ask",
         _("Ask without typing"),
         (START, END, DEPTH, AVOID, SHORTEST),
         help=_("Builds the pattern from these fields and runs it."),
-        cost=max(QUESTION_COST.values()),  # charged by graph
+        cost=MOST_QUESTION,  # charged by graph and pattern
     ),
     ActionSpec(
         "set_graph",
@@ -205,7 +205,7 @@ ACTIONS = (
             "Nine times as many nodes again, with their own routes into the graph: "
             "the join reads a table ten times larger, the traversal the same edges."
         ),
-        cost=max(QUESTION_COST.values()),  # charged by graph: the question again
+        cost=MOST_QUESTION,  # charged by graph and pattern: the question again
     ),
     ActionSpec(
         "set_index",
@@ -215,7 +215,7 @@ ACTIONS = (
             "With an index on routes(origin) each round of the SQL looks its rows "
             "up; without one it reads the whole table every round."
         ),
-        cost=max(QUESTION_COST.values()),  # charged by graph: the question again
+        cost=MOST_QUESTION,  # charged by graph and pattern: the question again
     ),
     ActionSpec(
         "drop_path_check",
@@ -224,7 +224,7 @@ ACTIONS = (
             "UNION ALL with nothing to stop a cycle: the recursion runs until the "
             "lab's work limit stops it."
         ),
-        cost=max(QUESTION_COST.values()),  # charged by graph
+        cost=MOST_QUESTION,  # charged by graph and pattern
     ),
     ActionSpec(
         "close_airport",
@@ -255,34 +255,88 @@ ACTIONS = (
 )
 
 
-class GraphTraversalCost(CostModel):
-    """Declared costs of a graph-traversal history: a question costs by its graph.
+def question_cost(which: str, pattern: str, path_check: bool = True) -> int:
+    """The declared cost of asking `pattern` on graph `which` (parsed, not run)."""
+    from simulators.labs.graph_traversal.pattern import parse
 
-    The scale is (graph, grown): the size of what a question may read.
+    if not path_check:
+        return RUNAWAY
+    if which != LARGE:
+        return SMALL_QUESTION
+    try:
+        query = parse(pattern)
+    except ActionError:
+        return SMALL_QUESTION  # refused before anything runs
+    most = query.max_total
+    if query.shortest or most is None:
+        return LARGE_DEEP
+    return LARGE_BY_DEPTH.get(most, LARGE_DEEP)
+
+
+class GraphTraversalCost(CostModel):
+    """Declared costs of a graph-traversal history: a question costs by its graph and
+    its pattern; changing the graph, its size, its index or its closures asks the
+    current question again.
+
+    The scale is (graph, grown, the current pattern).
     """
 
     def __init__(self, lab_class) -> None:
         super().__init__(lab_class)
-        self.scale = (ROUTES, False)
+        self.scale = (ROUTES, False, COURSE[DEFAULT_QUESTION])
 
     def charge(self, spec, args: dict) -> int:
-        which, grown = self.scale
-        if spec.name == "set_graph":
-            self.scale = (args["graph"], grown)
-            return GRAPH_COST[self.scale] + QUESTION_COST[self.scale]
-        if spec.name == "set_grown":
-            self.scale = (which, args["on"])
-            return GRAPH_COST[self.scale] + QUESTION_COST[self.scale]
-        if spec.name == "course_query":
-            if args["question"] == "auth_stops":
-                self.scale = (SERVICES, grown)
-            elif which == SERVICES:
-                self.scale = (ROUTES, grown)
-            if self.scale != (which, grown):
-                return GRAPH_COST[self.scale] + QUESTION_COST[self.scale]
-            return QUESTION_COST[self.scale]
-        if spec.name in ("close_airport", "reopen_all", "rank_closures"):
-            return CLOSURE_COST[self.scale] + QUESTION_COST[self.scale]
-        if spec.name == "most_depended":
-            return spec.cost
-        return QUESTION_COST[self.scale]
+        which, grown, pattern = self.scale
+        name = spec.name
+        if name == "set_graph":
+            self.scale = (args["graph"], grown, pattern)
+            return GRAPH_COST[args["graph"], grown] + question_cost(
+                args["graph"], pattern
+            )
+        if name == "set_grown":
+            self.scale = (which, args["on"], pattern)
+            return GRAPH_COST[which, args["on"]] + question_cost(which, pattern)
+        if name in ("course_query", "run", "ask"):
+            if name == "course_query":
+                pattern = COURSE[args["question"]]
+                if args["question"] == "auth_stops":
+                    which = SERVICES
+                elif which == SERVICES:
+                    which = ROUTES
+            elif name == "run":
+                pattern = args["pattern"]
+            else:
+                pattern = ask_pattern(args, which)
+            moved = (which, grown) != self.scale[:2]
+            self.scale = (which, grown, pattern)
+            return question_cost(which, pattern) + (
+                GRAPH_COST[which, grown] if moved else 0
+            )
+        if name == "drop_path_check":
+            return question_cost(which, pattern, path_check=False)
+        if name in ("close_airport", "reopen_all", "rank_closures"):
+            return CLOSURE_COST[which, grown] + question_cost(which, pattern)
+        if name == "set_index":
+            return question_cost(which, pattern)
+        return spec.cost
+
+
+def ask_pattern(args: dict, which: str) -> str:
+    """The pattern `ask` builds from its fields, in the graph's words."""
+    label, rel, prop = (
+        ("Service", "DEPENDS_ON", "name")
+        if which == SERVICES
+        else ("Airport", "ROUTE", "code")
+    )
+    start, end, avoid = (args[k].strip() for k in ("start", "end", "avoid"))
+    head = f"(:{label} {{{prop}: '{start}'}})"
+    tail = f"(:{label} {{{prop}: '{end}'}})" if end else "(x)"
+    if args["shortest"]:
+        text = f"MATCH p = shortestPath({head}-[:{rel}*]->{tail})"
+    elif not end and not avoid:
+        text = f"MATCH {head}-[:{rel}*1..{args['depth']}]->{tail} RETURN DISTINCT x"
+    else:
+        text = f"MATCH p = {head}-[:{rel}*1..{args['depth']}]->{tail}"
+    if avoid:
+        text += f" WHERE NONE(n IN nodes(p) WHERE n.{prop} = '{avoid}')"
+    return text

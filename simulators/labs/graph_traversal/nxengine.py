@@ -57,6 +57,12 @@ _cache: OrderedDict = OrderedDict()
 _cache_lock = threading.Lock()
 
 
+def forget() -> None:
+    """Drop the networkx copies of every graph (a fresh process has none)."""
+    with _cache_lock:
+        _cache.clear()
+
+
 def to_nx(graph: Graph, key=None) -> nx.DiGraph:
     """The graph as a networkx DiGraph (names as nodes, `minutes` on the edges).
 

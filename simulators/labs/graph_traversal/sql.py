@@ -38,6 +38,12 @@ _cache: OrderedDict = OrderedDict()
 _cache_lock = threading.Lock()
 
 
+def forget() -> None:
+    """Drop the SQLite copies of every graph (a fresh process has none)."""
+    with _cache_lock:
+        _cache.clear()
+
+
 def graph_key(graph: Graph) -> tuple:
     """What identifies a graph's contents exactly (hashing 25k edges takes ~2 ms)."""
     return (graph.kind, graph.weighted, tuple(graph.names), tuple(graph.edges))
