@@ -4,7 +4,9 @@ Sections: hash-placement lookups, placing and rebalancing (against bare hashing,
 plain bisect, numpy and uhashring, paired); range-splits' boundary table at a million
 writes, scatter-gather's 10,000 simulated queries at N = 64 and cache-stampede's
 simulated minute under each refill strategy (each against the plainest loop,
-paired); the network engine against SimPy (paired);
+paired); graph-traversal's expansion and shortest paths on 100,000-edge networks
+against networkx (paired), and its recursive SQL in SQLite; the network engine
+against SimPy (paired);
 the quorum counter; seek and cold load at 1,000, 10,000 and 50,000 actions for every
 lab; the browser's p95 frame time at 1x and 4x CPU slow-down (hash-placement's dots,
 200 messages, range-splits' slices, cache-stampede's herd); the bytes an embed
@@ -29,6 +31,7 @@ import platform
 import sys
 
 from benchmarks.cache_stampede import stampede_rows
+from benchmarks.graph_traversal import traversal_rows
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
 from benchmarks.network_engine import engine_rows, quorum_rows
 from benchmarks.range_splits import range_rows
@@ -71,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         *range_rows(args.keys, args.repeat),
         *scatter_rows(10_000, args.repeat),
         *stampede_rows(args.repeat),
+        *traversal_rows(args.repeat),
         *engine_rows(args.repeat),
         *quorum_rows(args.repeat),
         *seek_rows(),
