@@ -233,3 +233,40 @@ def _trips(graph) -> int:
         )
         for a in graph
     )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("set_grown", {"on": True}),
+        ("set_graph", {"graph": "large"}),
+        ("course_query", {"question": "auth_stops"}),
+    ],
+)
+def test_a_new_graph_is_asked_with_every_airport_open(change):
+    lab, _ = ask("within_three")
+    lab.apply("close_airport", {"code": "DEN"})
+    lab.apply(*change)
+    shown = lab.snapshot()
+    assert shown["closed"] == []
+    assert shown["question"]["query"]["closed"] == []
+    assert "DEN" not in shown["question"]["sql"]["text"]
+
+
+def test_the_snapshot_names_the_course_question_asked():
+    lab, _ = ask("under_200")
+    assert lab.snapshot()["course"] == "under_200"
+    lab.apply("run", {"pattern": "MATCH (a {code: 'SFO'})-[:ROUTE*1..2]->(x)"})
+    assert lab.snapshot()["course"] is None
+
+
+def test_the_largest_graph_fits_one_websocket_message():
+    """daphne sends at most 256 KiB a message (the Makefile's
+    --websocket-max-message-size): the 4,000 airports with a question must fit."""
+    from playground.rooms.wire import encode
+
+    lab = GraphTraversalLab(seed=0)
+    lab.apply("set_graph", {"graph": "large"})
+    lab.apply("set_grown", {"on": True})
+    lab.apply("run", {"pattern": "MATCH p = (a {code: 'ATL'})-[:ROUTE*1..2]->(x)"})
+    assert len(encode(lab.snapshot())) < 200 * 1024

@@ -161,7 +161,8 @@ CODE = Param(
     max_length=40,
     help=_("Its routes stop: no path passes through it until it reopens."),
 )
-ON = Param("on", _("On"), "bool", default=True)
+GROWN = Param("on", _("On"), "bool", default=False, current="graph.grown")
+INDEXED = Param("on", _("On"), "bool", default=True, current="index")
 
 ACTIONS = (
     ActionSpec(
@@ -200,9 +201,9 @@ ACTIONS = (
     ActionSpec(
         "set_grown",
         _("Grow the graph 10×"),
-        (ON,),
+        (GROWN,),
         help=_(
-            "Nine times as many nodes again, with their own routes into the graph: "
+            "Nine times as many nodes again, elsewhere, with routes of their own: "
             "the join reads a table ten times larger, the traversal the same edges."
         ),
         cost=MOST_QUESTION,  # charged by graph and pattern: the question again
@@ -210,7 +211,7 @@ ACTIONS = (
     ActionSpec(
         "set_index",
         _("Index the routes table"),
-        (ON,),
+        (INDEXED,),
         help=_(
             "With an index on routes(origin) each round of the SQL looks its rows "
             "up; without one it reads the whole table every round."

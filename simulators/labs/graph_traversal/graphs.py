@@ -239,10 +239,45 @@ def graph_of(seed: int, which: str, grown_: bool) -> Graph:
     return graph
 
 
+MINUTES_SENT = 5_000  # graphs with at most this many edges send their minutes
+
+
+def base36(number: int, width: int) -> str:
+    """`number` in base 36, `width` digits (0-9 then a-z), zeros in front."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = []
+    for _ in range(width):
+        number, digit = divmod(number, 36)
+        out.append(digits[digit])
+    return "".join(reversed(out))
+
+
 @functools.lru_cache(maxsize=8)
-def packed(graph: Graph) -> tuple[str, str]:
-    """The graph as two strings for the browser: names by spaces, and every edge as
-    `origin,destination,minutes` (node numbers) separated by spaces."""
-    nodes = " ".join(graph.names)
-    edges = " ".join(f"{a},{b},{m}" for a, b, m in graph.edges)
-    return nodes, edges
+def packed(graph: Graph) -> dict:
+    """The graph as a few strings for the browser (docs/protocol.md), small enough
+    for one websocket message with 25,000 edges (about 100 KB):
+
+    - `nodes`: the names, separated by spaces (a node's number is its place);
+    - `edges`: for each node in turn, its destinations' numbers in base 36, `width`
+      digits each, run together; the nodes' lists separated by spaces;
+    - `minutes`: the same lists of each edge's minutes, 2 digits each, or "" for a
+      graph of more than `MINUTES_SENT` edges (drawn without them).
+    """
+    width = 1
+    while 36**width < max(len(graph.names), 2):
+        width += 1
+    edges = " ".join(
+        "".join(base36(b, width) for b, _m, _e in out) for out in graph.out
+    )
+    minutes = ""
+    if len(graph.edges) <= MINUTES_SENT:
+        minutes = " ".join(
+            "".join(base36(min(m, 36**2 - 1), 2) for _b, m, _e in out)
+            for out in graph.out
+        )
+    return {
+        "nodes": " ".join(graph.names),
+        "edges": edges,
+        "minutes": minutes,
+        "width": width,
+    }

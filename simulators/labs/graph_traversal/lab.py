@@ -175,19 +175,26 @@ class GraphTraversalLab(Lab):
                 "pattern",
             )
 
-    def _barred(self, query: Query, graph: Graph) -> Query:
+    def _barred(self, query: Query, graph: Graph, closed: tuple[str, ...]) -> Query:
         """The query with the closed airports barred, as every engine sees it."""
-        extra = tuple(Avoid(graph.prop, name, 0) for name in self.closed)
+        extra = tuple(Avoid(graph.prop, name, 0) for name in closed)
         return dataclasses.replace(query, avoid=query.avoid + extra) if extra else query
 
-    def _answer(self, text: str, graph: Graph, path_check: bool = True) -> dict:
+    def _answer(
+        self,
+        text: str,
+        graph: Graph,
+        path_check: bool = True,
+        closed: tuple[str, ...] | None = None,
+    ) -> dict:
         """Ask all three engines; the question as the snapshot shows it.
 
         Raises ActionError before anything changes.
         """
         query = parse(text)
         self._check(query, graph)
-        asked = self._barred(query, graph)
+        closed = self.closed if closed is None else closed
+        asked = self._barred(query, graph, closed)
         try:
             ours = traverse(asked, graph, work_limit=WORK_LIMIT)
         except WorkLimit as stop:
@@ -213,6 +220,7 @@ class GraphTraversalLab(Lab):
         question = self._describe(
             text, query, graph, ours, joined, networkx, path_check
         )
+        question["query"]["closed"] = list(closed)
         # which database ran the SQL and its plan: the event's, never the state's
         # (the state is the same on SQLite and on PostgreSQL)
         self._ran_on = {"engine": joined.engine, "plan": joined.plan[:12]}
@@ -252,7 +260,7 @@ class GraphTraversalLab(Lab):
                 "most": query.max_total,
                 "reverse": query.reverse,
                 "avoid": [a.value for a in query.avoid],
-                "closed": list(self.closed),
+                "closed": [],  # set by _answer
                 "conditions": [[c.prop, c.op, c.value] for c in query.conditions],
                 "returns": query.returns,
             },
@@ -325,7 +333,7 @@ class GraphTraversalLab(Lab):
         if wanted is None or wanted == self.which:
             return self._ask(text)
         graph = graph_of(self.seed, wanted, self.grown)
-        question_ = self._answer(text, graph)
+        question_ = self._answer(text, graph, closed=())
         events = self._switch(wanted, self.grown)
         self.pattern, self.question = text, question_
         return [*events, *self._question_event()]
@@ -403,8 +411,8 @@ class GraphTraversalLab(Lab):
         text = self.pattern
         if new.kind != old_kind:
             text = COURSE[DEFAULT_QUESTION if new.kind == "airport" else "auth_stops"]
-        try:
-            question = self._answer(text, new)
+        try:  # a new graph: every airport open
+            question = self._answer(text, new, closed=())
         except ActionError:
             question = None  # the pattern does not fit the new graph: asked later
         events = self._switch(graph, self.grown)
@@ -419,7 +427,7 @@ class GraphTraversalLab(Lab):
         question = None
         if before is not None:
             try:
-                question = self._answer(self.pattern, new)
+                question = self._answer(self.pattern, new, closed=())
             except ActionError:
                 question = None
         events = self._switch(self.which, on)
@@ -486,13 +494,10 @@ class GraphTraversalLab(Lab):
         closed = (*self.closed, code)
         question = None
         if self.question is not None:
-            keep, self.closed = self.closed, closed
             try:
-                question = self._answer(self.pattern, graph)
+                question = self._answer(self.pattern, graph, closed=closed)
             except ActionError:
                 question = None
-            finally:
-                self.closed = keep
         self.closed = closed
         self.question = question
         self.ranking = {
@@ -559,7 +564,6 @@ class GraphTraversalLab(Lab):
     # ----- what is shown --------------------------------------------------------------
     def snapshot(self) -> dict:
         graph = self.graph
-        nodes, edges = packed(graph)
         degrees = graph.degree_out()
         hub = max(range(len(degrees)), key=lambda i: (degrees[i], -i))
         return {
@@ -575,11 +579,15 @@ class GraphTraversalLab(Lab):
                 "edge_count": len(graph.edges),
                 "hub": graph.names[hub],
                 "hub_degree": degrees[hub],
-                "nodes": nodes,
-                "edges": edges,
+                **packed(graph),
             },
             "layout_seed": self.seed,
             "pattern": self.pattern,
+            # the course's question whose pattern is the one asked, if any
+            "course": next(
+                (k for k, v in COURSE.items() if self.question and v == self.pattern),
+                None,
+            ),
             "index": self.index_on,
             "closed": list(self.closed),
             "question": self.question,

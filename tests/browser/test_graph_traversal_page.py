@@ -1,0 +1,286 @@
+"""graph-traversal in real headless Chromium against a live daphne.
+
+The course's questions pressed with the mouse (one stop: LAX → DEN → JFK, 380 minutes;
+within three edges: SEA, ORD and ATL two edges away; the fewest stops to SEA: LAX →
+SFO → SEA, the two searches meeting at SFO) and with the keyboard; a bad pattern
+refused at its column under the Run form; the graph grown 10× with the costs from
+before beside the costs now, the same edges read; the generated SQL shown; a node's
+menu from the keyboard; the expansion played depth by depth (and not with reduced
+motion); the first screen at laptop and phone widths.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from playground.liveserver import watch_errors
+
+pytestmark = pytest.mark.browser
+
+SKIP_TOUR = (
+    "localStorage.setItem('playground:tour:graph-traversal',"
+    " JSON.stringify({state: 'skipped', step: 0}))"
+)
+
+
+@pytest.fixture
+def calm(browser):
+    """A page that prefers reduced motion (the answer is drawn at once), 1280 × 800."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, reduced_motion="reduce"
+    )
+    page = watch_errors(context.new_page())
+    yield page
+    context.close()
+
+
+def open_lab(page, url, seed=1):
+    # the tour skipped: its card would move the stage down after the first frame
+    page.add_init_script(SKIP_TOUR)
+    page.goto(f"{url}/labs/graph-traversal/?seed={seed}")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    expect(page.locator("#lab")).to_have_attribute("data-drawn", "1")
+    expect(page.locator("#stage .gt-node")).to_have_count(8)
+
+
+def seq(page):
+    return page.locator("#lab").get_attribute("data-seq")
+
+
+def next_frame(page, before):
+    page.wait_for_function(
+        "before => document.querySelector('#lab').dataset.seq !== before",
+        arg=before,
+    )
+
+
+def ask(page, question):
+    """Press the course's question `question` on the stage, and wait for its frame."""
+    before = seq(page)
+    page.locator(f'#stage [data-spot="course-{question}"]').click()
+    next_frame(page, before)
+
+
+def node(page, name):
+    return page.locator(f'#stage .gt-node[data-node="{name}"]')
+
+
+def test_the_courses_questions_by_mouse(calm, live_server_url):
+    open_lab(calm, live_server_url)
+    buttons = calm.locator("#stage .gt-question")
+    expect(buttons).to_have_count(7)
+    expect(buttons.first).to_have_text("LAX → JFK direct")
+    expect(calm.locator('#stage .gt-question[aria-pressed="true"]')).to_have_count(0)
+
+    ask(calm, "one_stop")
+    pressed = calm.locator('#stage [data-spot="course-one_stop"]')
+    expect(pressed).to_have_attribute("aria-pressed", "true")
+    # pressed: a mark before its words, not colour alone (the name stays the label's)
+    assert "✓" in pressed.evaluate("b => getComputedStyle(b, '::before').content")
+    paths = calm.locator("#side .gt-paths li")
+    expect(paths).to_have_count(1)
+    expect(paths.first).to_have_text("LAX → DEN → JFK 380 min")
+    for name in ("LAX", "DEN", "JFK"):
+        expect(node(calm, name)).to_have_class(re.compile(r"\bon-path\b"))
+    expect(node(calm, "SFO")).not_to_have_class(re.compile(r"\bon-path\b"))
+    expect(calm.locator("#stage .gt-readout")).to_contain_text("1 path")
+    expect(calm.locator("#latest")).to_contain_text(
+        "Found 1 path: LAX → DEN → JFK, 380 minutes"
+    )
+    # reduced motion: the answer at once, never the depths one by one
+    expect(calm.locator("#stage .gt-lab")).to_have_attribute("data-playing", "false")
+
+    ask(calm, "within_three")
+    expect(calm.locator('#stage [data-spot="course-within_three"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(pressed).to_have_attribute("aria-pressed", "false")
+    for name in ("SEA", "ORD", "ATL"):
+        badge = calm.locator(f'#stage .gt-sign[data-kind="depth"][data-node="{name}"]')
+        expect(badge).to_have_text("2")
+    for name in ("SFO", "DEN", "DFW", "JFK"):
+        badge = calm.locator(f'#stage .gt-sign[data-kind="depth"][data-node="{name}"]')
+        expect(badge).to_have_text("1")
+    expect(calm.locator("#side .gt-ends")).to_contain_text(
+        "2 edges away: ATL, ORD, SEA"
+    )
+
+    ask(calm, "fewest_to_sea")
+    expect(calm.locator("#side .gt-paths li").first).to_contain_text("LAX → SFO → SEA")
+    expect(node(calm, "SFO")).to_have_class(re.compile(r"\bis-meeting\b"))
+    # the search from the end is in the key, with its own mark
+    expect(calm.locator('#stage .gt-legend-item[data-kind="end"]')).to_contain_text(
+        "the search from the end"
+    )
+    # the three engines agree, said with a mark and words
+    expect(calm.locator('#stage .gt-cost[data-engine="networkx"]')).to_contain_text(
+        "✓ same answer"
+    )
+    expect(calm.locator('#stage .gt-cost[data-engine="sql"]')).to_have_attribute(
+        "data-agrees", "true"
+    )
+    assert calm.console_errors == []
+
+
+def test_a_question_by_keyboard_and_a_nodes_menu(calm, live_server_url, lab_driver):
+    open_lab(calm, live_server_url)
+    keys = lab_driver(calm)
+    keys.tab_to('#stage [data-spot="course-avoid_ord"]')
+    before = seq(calm)
+    calm.keyboard.press("Enter")
+    next_frame(calm, before)
+    expect(calm.locator('#stage [data-spot="course-avoid_ord"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(calm.locator("#side .gt-paths li")).to_have_count(4)
+    # the path through ORD was dropped where it reached ORD: a ✕ on the drawing
+    expect(calm.locator('#stage .gt-sign[data-kind="avoided"]').first).to_have_text("✕")
+    # the graph is one Tab stop; the arrows move between its nodes; Enter opens a menu
+    keys.tab_to('#stage .gt-node[tabindex="0"]')
+    calm.keyboard.press("Home")
+    expect(node(calm, "ATL")).to_be_focused()
+    calm.keyboard.press("ArrowRight")
+    expect(node(calm, "DEN")).to_be_focused()
+    expect(node(calm, "DEN")).to_have_attribute(
+        "aria-label", re.compile(r"^DEN: 2 routes out, 3 in")
+    )
+    calm.keyboard.press("Enter")
+    menu = calm.locator("#stage .gt-menu")
+    expect(menu).to_be_visible()
+    expect(menu.get_by_role("button").first).to_be_focused()
+    calm.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(node(calm, "DEN")).to_be_focused()
+    calm.keyboard.press("Enter")
+    before = seq(calm)
+    menu.get_by_role("button", name="Everything within 3 edges of DEN").click()
+    next_frame(calm, before)
+    expect(calm.locator("#side .gt-ends")).to_contain_text("1 edge away: JFK, ORD")
+    assert calm.console_errors == []
+
+
+def test_a_bad_pattern_is_refused_at_its_column(calm, live_server_url):
+    open_lab(calm, live_server_url)
+    form = calm.locator(
+        '#quick-controls form[data-action="run"], #controls form[data-action="run"]'
+    ).first
+    form.locator("input").fill("MATCH (a:Airport {code: 'LAX'})-[:ROUTE]->(b")
+    form.locator('button[type="submit"]').click()
+    error = form.locator(".form-error")
+    expect(error).to_contain_text("column 45")
+    expect(form.locator("input")).to_have_attribute("aria-invalid", "true")
+    # nothing was asked: the strip still waits for a question
+    expect(calm.locator("#stage .gt-costs-empty")).to_be_visible()
+    assert calm.console_errors == []
+
+
+def grow(page):
+    """Switch "Grow the graph 10×" on (its switch may show the default first)."""
+    switch = page.get_by_role("switch", name="Grow the graph 10×")
+    lab = page.locator("#stage .gt-lab")
+    for _ in range(2):
+        before = seq(page)
+        switch.click()
+        next_frame(page, before)
+        if lab.get_attribute("data-grown") == "true":
+            return
+    raise AssertionError("the graph did not grow")
+
+
+def test_growing_the_graph_keeps_the_edges_read_and_costs_the_join_more(
+    calm, live_server_url
+):
+    open_lab(calm, live_server_url)
+    ask(calm, "one_stop")
+    read = calm.locator('#stage .gt-cost[data-engine="traversal"] .gt-cost-big')
+    expect(read).to_have_text(re.compile(r"^\d+ edges read$"))
+    edges = int(read.inner_text().split()[0])
+    grow(calm)
+    expect(calm.locator("#stage .gt-node")).to_have_count(80)
+    # the same edges read, before and now, beside each other
+    expect(read).to_have_text(f"{edges} → {edges} edges read")
+    sql = calm.locator('#stage .gt-cost[data-engine="sql"]')
+    expect(sql).to_contain_text("table: 13 → 130 rows")
+    said = sql.locator(".gt-cost-line", has_text="comparisons").inner_text()
+    before, now = map(int, re.search(r"(\d+) → (\d+) comparisons", said).groups())
+    assert now > before, said
+    # the same answer, drawn on the old part of the graph
+    expect(calm.locator("#side .gt-paths li").first).to_contain_text("LAX → DEN → JFK")
+    expect(node(calm, "DEN")).to_have_class(re.compile(r"\bon-path\b"))
+    assert calm.console_errors == []
+
+
+def test_the_sql_is_shown_and_never_editable(calm, live_server_url):
+    open_lab(calm, live_server_url)
+    ask(calm, "within_three")
+    code = calm.locator("#side .gt-sql code").first
+    expect(code).to_contain_text("WITH RECURSIVE")
+    assert code.evaluate("c => !c.isContentEditable && c.closest('textarea') === null")
+    expect(calm.locator('#side .gt-side-part[data-part="sql"]')).to_contain_text(
+        "index lookups"
+    )
+    expect(
+        calm.locator('#side .gt-side-part[data-part="networkx"] code')
+    ).to_contain_text("nx.")
+    bars = calm.locator("#side .gt-rounds-chart")
+    expect(bars).to_have_attribute(
+        "aria-label", re.compile(r"^Rows produced per round")
+    )
+    assert calm.console_errors == []
+
+
+def test_the_expansion_plays_depth_by_depth(page, live_server_url):
+    open_lab(page, live_server_url)
+    page.locator('#stage [data-spot="course-within_three"]').click()
+    lab = page.locator("#stage .gt-lab")
+    expect(lab).to_have_attribute("data-playing", "true")
+    expect(page.locator("#stage .gt-readout")).to_have_text(
+        re.compile(r"^depth 1 · frontier 1 · 4 edges read$")
+    )
+    # the frontier of the first depth, LAX, is ringed
+    expect(page.locator('#stage .gt-ring[data-node="LAX"]')).to_have_count(1)
+    expect(page.locator("#stage .gt-readout")).to_have_text(
+        re.compile(r"^depth 2 · frontier 4 ·")
+    )
+    expect(lab).to_have_attribute("data-playing", "false", timeout=8000)
+    expect(page.locator("#stage .gt-readout")).to_contain_text("7 nodes reached")
+    expect(page.locator("#stage .gt-ring")).to_have_count(0)
+    # replayed from the stage
+    page.get_by_role("button", name="Replay the expansion").click()
+    expect(lab).to_have_attribute("data-playing", "true")
+    expect(lab).to_have_attribute("data-playing", "false", timeout=8000)
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_the_questions_graph_and_costs_are_in_the_first_screen(
+    browser, live_server_url, size
+):
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    page = watch_errors(context.new_page())
+    open_lab(page, live_server_url)
+    ask(page, "one_stop")
+    for selector in (".gt-questions", ".gt-graph", '[data-spot="costs"]'):
+        box = page.locator(f"#stage {selector}").bounding_box()
+        assert box and box["height"] >= 30, (selector, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
+    # every node of the graph is inside the drawing
+    graph = page.locator("#stage .gt-graph").bounding_box()
+    for name in ("LAX", "JFK", "SEA", "ATL"):
+        box = node(page, name).locator(".gt-node-dot").bounding_box()
+        assert (
+            graph["x"] <= box["x"]
+            and box["x"] + box["width"] <= graph["x"] + graph["width"]
+        )
+        assert (
+            graph["y"] <= box["y"]
+            and box["y"] + box["height"] <= graph["y"] + graph["height"]
+        )
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert page.console_errors == []
+    context.close()
