@@ -19,6 +19,7 @@ PRIMARY = {
     "quorum": "write",
     "partition-cap": "book",
     "cache-stampede": "skip_to_expiry",
+    "graph-traversal": "course_query",
 }
 
 

@@ -127,6 +127,11 @@ def assert_the_labs_point_shows(page, slug):
             "0 of 6 orderings admit more than 100"
         )
         expect(page.locator(".rlr-result-big")).to_have_text("100 admitted — limit 100")
+    elif slug == "graph-traversal":
+        # grown 10×: the same 13 edges read, a table of 130 routes instead of 13
+        costs = page.locator('[data-spot="costs"]')
+        expect(costs).to_contain_text("13 → 13 edges read", timeout=WAIT_MS)
+        expect(costs).to_contain_text("table: 13 → 130 rows")
     else:
         expect(page.locator(".pc-vanished")).to_be_visible(timeout=WAIT_MS)
 
@@ -266,6 +271,13 @@ OWN_CLICKS = {
         ),
         "incr-race": submit,
         "incr-orderings": submit,
+    },
+    "graph-traversal": {
+        "one-stop": lambda t: t.click(),
+        "within-three": lambda t: t.click(),
+        "fewest-to-sea": lambda t: t.click(),
+        "avoid-ord": lambda t: t.click(),
+        "grow": lambda t: t.get_by_role("switch").click(),
     },
     "partition-cap": {
         "split": submit,

@@ -43,7 +43,8 @@ def test_a_coming_lab_lists_its_chapters_built_labs_first(client):
     chapter3 = [e.slug for e in CHAPTERS[2].labs if e.built]
     assert chapter3[:2] == ["cache-stampede", "rate-limit-race"]
     # two-phase-commit is in chapter 2 with quorum and partition-cap; chapter 1's
-    # hash-placement, range-splits and scatter-gather come after them, then chapter 3
+    # hash-placement, range-splits and scatter-gather come after them, then chapter 3,
+    # then chapter 5's graph-traversal
     html = client.get("/labs/two-phase-commit/").content.decode()
     assert ready_links(html) == [
         "quorum",
@@ -52,6 +53,7 @@ def test_a_coming_lab_lists_its_chapters_built_labs_first(client):
         "range-splits",
         "scatter-gather",
         *chapter3,
+        "graph-traversal",
     ]
     # kv-console is still coming, in chapter 3: its chapter's built labs first
     html = client.get("/labs/kv-console/").content.decode()
@@ -62,6 +64,7 @@ def test_a_coming_lab_lists_its_chapters_built_labs_first(client):
         "scatter-gather",
         "quorum",
         "partition-cap",
+        "graph-traversal",
     ]
 
 
