@@ -9,7 +9,8 @@ against networkx (paired), and its recursive SQL in SQLite; the network engine
 against SimPy (paired);
 the quorum counter; seek and cold load at 1,000, 10,000 and 50,000 actions for every
 lab; the browser's p95 frame time at 1x and 4x CPU slow-down (hash-placement's dots,
-200 messages, range-splits' slices, cache-stampede's herd); the bytes an embed
+200 messages, range-splits' slices, cache-stampede's herd, graph-traversal's large
+networks settling); the bytes an embed
 transfers before it is drawn; each lab's first drawing at 150 ms round trip,
 modulepreload on and off; the classroom fan-out (one host, hundreds of students on
 websockets, paired with a floor);
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
+        from benchmarks.browser_graph_fps import graph_fps_rows
         from benchmarks.browser_network_fps import network_rows
         from benchmarks.browser_range_fps import range_fps_rows
         from benchmarks.browser_stampede_fps import stampede_fps_rows
@@ -92,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         rows += network_rows(args.repeat)
         rows += range_fps_rows(args.repeat)
         rows += stampede_fps_rows(args.repeat)
+        rows += graph_fps_rows(args.repeat)
         rows += table_rows(min(args.repeat, 3))
         rows += first_drawing_rows(args.repeat)
     if not args.no_fanout:

@@ -184,8 +184,10 @@ function makeLayout(graph, seed) {
       d3
         .forceManyBody()
         .strength((d) => forces(d.index).charge)
-        .theta(n > 1000 ? 1.2 : 0.9)
-        .distanceMax(tiny ? Infinity : 500),
+        // past 1,000 nodes the charge is most of a tick: coarser (Barnes–Hut theta)
+        // and shorter-ranged, measured in docs/benchmarks.md
+        .theta(n > 1000 ? 1.5 : 0.9)
+        .distanceMax(tiny ? Infinity : n > 1000 ? 200 : 500),
     )
     // pulled harder up and down than sideways: a layout wider than tall, as a laptop's
     // stage or a projector is (a phone turns it a quarter: `fitOf`)

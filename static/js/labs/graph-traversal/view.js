@@ -387,16 +387,21 @@ export function createGraphView(parent, { send }) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
     const many = graph.edges.length > 8000;
-    ctx.beginPath();
-    for (const e of graph.edges) {
-      const a = e.source.index;
-      const b = e.target.index;
-      ctx.moveTo(at[2 * a], at[2 * a + 1]);
-      ctx.lineTo(at[2 * b], at[2 * b + 1]);
+    // tens of thousands of faint lines cost a frame and more to stroke: while such a
+    // graph settles only its nodes move, and its edges are drawn once it has settled
+    // (docs/benchmarks.md, "graph-traversal's layout in the browser")
+    if (!many || layout.settled() || drag) {
+      ctx.beginPath();
+      for (const e of graph.edges) {
+        const a = e.source.index;
+        const b = e.target.index;
+        ctx.moveTo(at[2 * a], at[2 * a + 1]);
+        ctx.lineTo(at[2 * b], at[2 * b + 1]);
+      }
+      ctx.lineWidth = many ? 0.5 : 0.7;
+      ctx.strokeStyle = many ? "rgba(60, 70, 84, 0.06)" : "rgba(60, 70, 84, 0.13)";
+      ctx.stroke();
     }
-    ctx.lineWidth = many ? 0.5 : 0.7;
-    ctx.strokeStyle = many ? "rgba(60, 70, 84, 0.06)" : "rgba(60, 70, 84, 0.13)";
-    ctx.stroke();
     ctx.beginPath();
     for (const node of graph.nodes) {
       if (hubs.has(node.index)) continue;
