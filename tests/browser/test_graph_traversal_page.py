@@ -284,3 +284,30 @@ def test_the_questions_graph_and_costs_are_in_the_first_screen(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert page.console_errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "th"])
+def test_the_courses_questions_in_chinese_and_thai(calm, live_server_url, lang):
+    """The same three questions, two by mouse and one by keyboard, with the page in
+    Chinese and in Thai: the answers (codes and minutes) as in English, every
+    label of the buttons in the page's language."""
+    calm.add_init_script(SKIP_TOUR)
+    calm.goto(f"{live_server_url}/labs/graph-traversal/?seed=1&lang={lang}")
+    expect(calm.locator("#connection-status")).to_have_attribute("data-state", "open")
+    expect(calm.locator("html")).to_have_attribute("lang", re.compile(lang[:2]))
+    expect(calm.locator("#stage .gt-node")).to_have_count(8)
+    first = calm.locator("#stage .gt-question").first
+    assert "direct" not in first.inner_text()  # translated, not English
+    ask(calm, "one_stop")
+    expect(calm.locator("#side .gt-paths li").first).to_contain_text("LAX → DEN → JFK")
+    expect(calm.locator("#side .gt-paths li").first).to_contain_text("380")
+    ask(calm, "within_three")
+    for name in ("SEA", "ORD", "ATL"):
+        badge = calm.locator(f'#stage .gt-sign[data-kind="depth"][data-node="{name}"]')
+        expect(badge).to_have_text("2")
+    before = seq(calm)
+    calm.locator('#stage [data-spot="course-fewest_to_sea"]').focus()
+    calm.keyboard.press("Enter")
+    next_frame(calm, before)
+    expect(calm.locator("#side .gt-paths li").first).to_contain_text("LAX → SFO → SEA")
+    assert calm.console_errors == []

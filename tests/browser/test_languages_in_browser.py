@@ -51,6 +51,8 @@ SHOWN = """() => {
   }
   for (const el of document.querySelectorAll(named.map((n) => `[${n}]`).join())) {
     if (el.closest(".language-switch")) continue;
+    // code's own title (a pattern cut short, whole in its tooltip) is code too
+    if (el.closest('[translate="no"]')) continue;
     for (const name of named) {
       const value = el.getAttribute(name);
       if (value && value.trim()) out.push([value, el.tagName + "@" + name]);
