@@ -30,6 +30,7 @@ import math
 from simulators.engine.declaration import ActionError
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
+from simulators.engine.ledger import Shared
 from simulators.labs.graph_traversal import closures, nxengine, sql
 from simulators.labs.graph_traversal.declaration import (
     ACTIONS,
@@ -103,6 +104,25 @@ def _check_name(graph: Graph, prop: str, value, column: int) -> None:
         raise _at(column, "unknown_node", template, name=value)
 
 
+class Frozen(Shared):
+    """A question's answer as the snapshot shows it, never changed once made.
+
+    Held as a shared part, a checkpoint refers to it by key instead of carrying its
+    few kilobytes (the depths' edges, the paths, the SQL), and the same answer asked
+    again is stored once: 50,000 actions of checkpoints fit the history's budget
+    (docs/benchmarks.md, graph-traversal's seek).
+    """
+
+    __slots__ = ("data", "part_key")
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+        self.part_key: bytes | None = None
+
+    def __reduce__(self):
+        return (Frozen, (self.data,))
+
+
 class GraphTraversalLab(Lab):
     """A route graph, a pattern, and three engines that answer it."""
 
@@ -120,10 +140,19 @@ class GraphTraversalLab(Lab):
         self.index_on = True
         self.pattern = COURSE[DEFAULT_QUESTION]
         self.closed: tuple[str, ...] = ()
-        self.question: dict | None = None
+        self._question: Frozen | None = None
         self.before: dict | None = None  # the question's costs before a change of size
         self.ranking: dict | None = None
         self.dependents: list | None = None
+
+    @property
+    def question(self) -> dict | None:
+        """The question asked now, as the snapshot shows it (None before one)."""
+        return None if self._question is None else self._question.data
+
+    @question.setter
+    def question(self, data: dict | None) -> None:
+        self._question = None if data is None else Frozen(data)
 
     @property
     def graph(self) -> Graph:
