@@ -134,6 +134,24 @@ function partsOf(graph) {
   return { part, sizes };
 }
 
+/**
+ * `force` applied every other tick with twice the alpha when `halve` (the same push
+ * over two ticks, for half the work), else `force` itself.
+ * @param {any} force
+ * @param {boolean} halve
+ */
+function everyOther(force, halve) {
+  if (!halve) return force;
+  let skip = false;
+  /** @param {number} alpha */
+  const halved = (alpha) => {
+    skip = !skip;
+    if (!skip) force(alpha * 2);
+  };
+  halved.initialize = (/** @type {any[]} */ nodes, /** @type {() => number} */ random) => force.initialize(nodes, random);
+  return halved;
+}
+
 function makeLayout(graph, seed) {
   const n = graph.nodes.length;
   const { part, sizes } = partsOf(graph);
@@ -181,13 +199,17 @@ function makeLayout(graph, seed) {
     )
     .force(
       "charge",
-      d3
-        .forceManyBody()
-        .strength((d) => forces(d.index).charge)
-        // past 1,000 nodes the charge is most of a tick: coarser (Barnes–Hut theta)
-        // and shorter-ranged, measured in docs/benchmarks.md
-        .theta(n > 1000 ? 1.5 : 0.9)
-        .distanceMax(tiny ? Infinity : n > 1000 ? 200 : 500),
+      everyOther(
+        d3
+          .forceManyBody()
+          .strength((d) => forces(d.index).charge)
+          // past 1,000 nodes the charge is most of a tick: coarser (Barnes–Hut
+          // theta), shorter-ranged, and (below) half as often, twice as strong
+          // (docs/benchmarks.md, "graph-traversal")
+          .theta(n > 1000 ? 1.5 : 0.9)
+          .distanceMax(tiny ? Infinity : n > 1000 ? 200 : 500),
+        n > 1000,
+      ),
     )
     // pulled harder up and down than sideways: a layout wider than tall, as a laptop's
     // stage or a projector is (a phone turns it a quarter: `fitOf`)
