@@ -136,7 +136,7 @@ function traversalParts(q) {
   }
   parts.push(
     para(
-      fmt(t("It read %(read)s, each from the list of the node it stood on, and made %(lookups)s to find the named nodes."), {
+      fmt(t("The traversal: %(read)s, each from the list of the node it stood on, and %(lookups)s to find the named nodes."), {
         read: edgesRead(tr.touched),
         lookups: lookupsText(tr.lookups),
       }),
