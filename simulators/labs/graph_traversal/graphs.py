@@ -95,7 +95,7 @@ class Graph(Shared):
         cls, kind: str, named: list[tuple[str, str, int]], weighted: bool = True
     ) -> "Graph":
         """A graph from `(origin, destination, minutes)` by name; nodes sorted."""
-        names = sorted({n for a, b, _ in named for n in (a, b)})
+        names = sorted(dict.fromkeys(n for a, b, _ in named for n in (a, b)))
         index = {name: i for i, name in enumerate(names)}
         edges = sorted((index[a], index[b], m) for a, b, m in named)
         return cls(kind, names, edges, weighted)

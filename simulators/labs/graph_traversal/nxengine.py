@@ -143,7 +143,7 @@ def _view(query: Query, G: nx.DiGraph) -> tuple[nx.DiGraph, list[str], str]:
         base = G.reverse(copy=False)
         lines.append("R = G.reverse(copy=False)")
         name = "R"
-    avoid = sorted({a.value for a in query.avoid})
+    avoid = sorted(dict.fromkeys(a.value for a in query.avoid))
     conditions = query.conditions
     if not avoid and not conditions:
         return base, lines, name

@@ -156,7 +156,9 @@ class Answer:
     @classmethod
     def of_paths(cls, paths) -> "Answer":
         """The answer made of these paths: sorted, with their ends."""
-        ordered = sorted({tuple(p) for p in paths}, key=lambda p: (len(p), p))
+        ordered = sorted(
+            dict.fromkeys(tuple(p) for p in paths), key=lambda p: (len(p), p)
+        )
         ends: dict[str, int] = {}
         for path in ordered:
             ends.setdefault(path[-1], len(path) - 1)

@@ -191,7 +191,7 @@ def _walk(
     """
     start, end = _names(query, graph)
     shape = _Shape.of(query, graph)
-    avoid = sorted({a.value for a in query.avoid})
+    avoid = sorted(dict.fromkeys(a.value for a in query.avoid))
     columns = [shape.node, "stops"]
     first = [shape.far, "1"]
     step = [f"r.{shape.far}", "walk.stops + 1"]
