@@ -311,3 +311,106 @@ def test_the_courses_questions_in_chinese_and_thai(calm, live_server_url, lang):
     next_frame(calm, before)
     expect(calm.locator("#side .gt-paths li").first).to_contain_text("LAX → SFO → SEA")
     assert calm.console_errors == []
+
+
+# A graph of 1,200 nodes (past 1,000 the charge acts every other tick, so a handover
+# must keep the beat): a ring, each node also joined to the one 37 on, and 40 hubs. Laid
+# out four ways: on the page's thread; in the worker; in the worker until its first
+# state arrives, then on the page's thread; and on the page's thread from a state taken
+# 7 and 8 ticks in (`adopt`, which takes the worker's states: an odd and an even beat).
+LAYOUTS_JS = """
+async (url) => {
+  const m = await import(url);
+  const n = 1200;
+  const nodes = Array.from({length: n}, (_, index) => ({index, name: "N" + index}));
+  const edges = [];
+  for (let i = 0; i < n; i += 1) {
+    edges.push({source: nodes[i], target: nodes[(i + 1) % n]});
+    edges.push({source: nodes[i], target: nodes[(i + 37) % n]});
+    edges.push({source: nodes[i % 40], target: nodes[i]});
+  }
+  const graph = {nodes, edges};
+  const here = m.makeLayout(graph, 5, {worker: false});
+  here.settle();
+  const differ = (other) =>
+    here.nodes.filter((a, i) => a.x !== other.nodes[i].x || a.y !== other.nodes[i].y).length;
+  const settled = (layout, handover) => new Promise((resolve, reject) => {
+    const limit = performance.now() + 20000;
+    let handedAt = null;
+    const poll = setInterval(() => {
+      if (handover && layout.version > 0 && handedAt === null) {
+        handedAt = layout.ticks;
+        layout.dispose();  // the rest on the page's thread, from the state last received
+        layout.settle();
+      }
+      if (layout.settled()) { clearInterval(poll); resolve(handedAt); }
+      else if (performance.now() > limit) { clearInterval(poll); reject(new Error("not settled")); }
+    }, 1);
+  });
+  const there = m.makeLayout(graph, 5);
+  const inWorker = there.inWorker();
+  await settled(there, false);
+  const handed = m.makeLayout(graph, 5);
+  const handedAt = await settled(handed, true);
+  const adopted = [7, 8].map((k) => {
+    const part = m.makeLayout(graph, 5, {worker: false});
+    for (let i = 0; i < k; i += 1) part.sim.tick();
+    const state = new Float64Array(n * 4);
+    part.nodes.forEach((d, i) => state.set([d.x, d.y, d.vx, d.vy], 4 * i));
+    const rest = m.makeLayout(graph, 5, {worker: false});
+    rest.adopt({ticks: k, alpha: part.sim.alpha(), state});
+    rest.settle();
+    return differ(rest);
+  });
+  return {
+    inWorker, ticks: there.ticks, handedAt, adopted,
+    moved: differ(there), movedHanded: differ(handed),
+    spread: Math.max(...here.nodes.map((a) => Math.abs(a.x))),
+  };
+}
+"""
+
+
+def test_a_large_layout_settles_in_a_worker_as_the_page_would(calm, live_server_url):
+    """The worker's settling gives the page's own positions, number for number, and so
+    does a settling the page takes over partway (a drag does that), at either beat of
+    the charge."""
+    open_lab(calm, live_server_url)
+    result = calm.evaluate(LAYOUTS_JS, "/static/js/labs/graph-traversal/layout.js")
+    assert result["inWorker"] is True
+    assert result["ticks"] == 300
+    assert result["spread"] > 100  # laid out, not left in a heap
+    assert result["moved"] == 0
+    assert 0 < result["handedAt"] < 300
+    assert result["movedHanded"] == 0
+    assert result["adopted"] == [0, 0]
+    assert calm.console_errors == []
+
+
+def test_the_grown_network_settles_in_a_worker_while_the_page_draws(
+    calm, live_server_url
+):
+    """The 4,000 airports: the worker runs the layout and the canvas shows its
+    positions as they come; the page says when it has settled."""
+    open_lab(calm, live_server_url)
+    form = calm.locator('form[data-action="set_graph"]')
+    before = seq(calm)
+    form.locator("select").select_option(index=1)
+    form.evaluate("f => f.requestSubmit()")
+    next_frame(calm, before)
+    grow(calm)
+    graph = calm.locator("#stage .gt-graph")
+    expect(graph).to_have_attribute("data-size", "large")
+    expect(graph).to_have_attribute("data-settling", "true")
+    # a node dragged while the worker settles: the page takes the rest over
+    box = graph.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    calm.mouse.move(x, y)
+    calm.mouse.down()
+    calm.mouse.move(x + 30, y + 20, steps=3)
+    calm.mouse.move(x + 60, y + 40, steps=3)
+    expect(graph).to_have_class(re.compile(r"\bis-dragging\b"))
+    calm.mouse.up()
+    expect(graph).to_have_attribute("data-settled", "true", timeout=30000)
+    expect(graph).to_have_attribute("data-settling", "false")
+    assert calm.console_errors == []

@@ -4,9 +4,11 @@
  * picture. The simulation's random source is `d3.randomLcg` from the lab's seed, its
  * nodes are in the snapshot's order (sorted by name) and it runs a fixed number of ticks
  * (never "until a time"): the result does not depend on the frame rate. A small graph
- * settles at once, before it is first drawn; a large one settles a few ticks per
- * animation frame (`advance`), as many as fit in a few milliseconds, the same ticks in
- * the end.
+ * settles at once, before it is first drawn. A large one settles in a worker
+ * (layout-worker.js) while the page draws its positions as they arrive; where there is
+ * no worker, or a drag interrupts it, the page's thread runs the rest a few ticks per
+ * animation frame (`advance`). The simulation is one (forces.js), and so are the ticks:
+ * the settled picture is the same either way.
  *
  * Layouts are kept for the page's life (a seek or a reconnect mounts a fresh renderer,
  * which finds the graph laid out already), and so are the nodes a visitor pinned by
@@ -14,9 +16,9 @@
  */
 
 import d3 from "d3";
+import { FORCES, SVG_MOST, simulationOf } from "./forces.js";
 
-/** Graphs up to this many nodes are drawn in SVG, node by node; larger ones on a canvas. */
-export const SVG_MOST = 150;
+export { SVG_MOST };
 const TICKS = 300; // ticks to settle: alpha from 1 to d3's alphaMin (0.001)
 const KEPT = 4; // layouts kept at once (the lab has six graphs; the big ones are heavy)
 const STRETCH = 1.4; // a layout may be drawn this much wider than tall (or taller than wide)
@@ -81,22 +83,13 @@ export function layoutOf(graph, seed) {
   }
   layout = makeLayout(graph, seed);
   layouts.set(key, layout);
-  for (const old of [...layouts.keys()].slice(0, Math.max(0, layouts.size - KEPT))) layouts.delete(old);
+  for (const old of [...layouts.keys()].slice(0, Math.max(0, layouts.size - KEPT))) {
+    layouts.get(old).dispose();
+    layouts.delete(old);
+  }
   return layout;
 }
 
-/**
- * The forces by the size of a connected part: the course's small graphs spread wide (their
- * names inside their circles), a part of up to `SVG_MOST` nodes closer, a large one
- * closest. A grown graph is its old part beside a new one no edge joins: each part is
- * laid out as its own size asks, around its own place in a row, so the old part looks
- * as it did before it grew.
- */
-const FORCES = {
-  tiny: { link: 120, charge: -900, collide: 46, fx: 0.02, fy: 0.14, spacing: 60 },
-  medium: { link: 40, charge: -120, collide: 14, fx: 0.08, fy: 0.2, spacing: 24 },
-  large: { link: 22, charge: -30, collide: 0, fx: 0.04, fy: 0.09, spacing: 11 },
-};
 const TINY_MOST = 24; // a part this small is drawn as the course's graphs are
 const OWN_PLACE = 5; // a part of at least this many nodes gets its own place in the row
 
@@ -135,45 +128,38 @@ function partsOf(graph) {
 }
 
 /**
- * `force` applied every other tick with twice the alpha when `halve` (the same push
- * over two ticks, for half the work), else `force` itself.
- * @param {any} force
- * @param {boolean} halve
+ * The simulation's description (forces.js's `spec`). Each connected part is laid out as
+ * its size asks (`FORCES`), around its own place in a row: a grown graph is its old part
+ * beside a new one no edge joins, and the old part looks as it did before it grew.
+ * @param {any} graph parsed
+ * @param {number} seed the snapshot's `layout_seed`
  */
-function everyOther(force, halve) {
-  if (!halve) return force;
-  let skip = false;
-  /** @param {number} alpha */
-  const halved = (alpha) => {
-    skip = !skip;
-    if (!skip) force(alpha * 2);
-  };
-  halved.initialize = (/** @type {any[]} */ nodes, /** @type {() => number} */ random) => force.initialize(nodes, random);
-  return halved;
-}
-
-function makeLayout(graph, seed) {
+export function specOf(graph, seed) {
   const n = graph.nodes.length;
   const { part, sizes } = partsOf(graph);
-  const kindOf = (size) => (size <= TINY_MOST ? "tiny" : size <= SVG_MOST ? "medium" : "large");
-  const forces = (i) => FORCES[kindOf(sizes[part[i]])];
+  const kindOf = (size) => (size <= TINY_MOST ? 0 : size <= SVG_MOST ? 1 : 2);
   // each part's place in a row (the small leftovers go with the largest part)
   const largest = sizes.indexOf(Math.max(...sizes));
-  const anchor = new Float64Array(sizes.length);
+  const place = new Float64Array(sizes.length);
   let x = 0;
   let last = 0;
   sizes.forEach((size, k) => {
     if (size < OWN_PLACE) return;
     const r = FORCES[kindOf(size)].spacing * Math.sqrt(size);
     x = last ? x + last + r + 40 : 0;
-    anchor[k] = x;
+    place[k] = x;
     last = r;
   });
   const middle = x / 2;
   sizes.forEach((size, k) => {
-    anchor[k] = size < OWN_PLACE ? anchor[largest] - middle : anchor[k] - middle;
+    place[k] = size < OWN_PLACE ? place[largest] - middle : place[k] - middle;
   });
-  const nodes = graph.nodes.map((node) => ({ index: node.index, name: node.name, tiny: sizes[part[node.index]] <= TINY_MOST }));
+  const kinds = new Uint8Array(n);
+  const anchors = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) {
+    kinds[i] = kindOf(sizes[part[i]]);
+    anchors[i] = place[part[i]];
+  }
   // one spring per pair of nodes, whichever way its edges go
   const seen = new Set();
   const links = [];
@@ -182,45 +168,77 @@ function makeLayout(graph, seed) {
     const b = Math.max(edge.source.index, edge.target.index);
     if (a === b || seen.has(a * n + b)) continue;
     seen.add(a * n + b);
-    links.push({ source: a, target: b });
+    links.push(a, b);
   }
-  const tiny = n <= TINY_MOST;
-  const sim = d3
-    .forceSimulation(nodes)
-    .stop()
-    .randomSource(d3.randomLcg(seedFraction(seed)))
-    .alphaDecay(1 - Math.pow(0.001, 1 / TICKS))
-    .force(
-      "link",
-      d3
-        .forceLink(/** @type {any[]} */ (links))
-        .distance((l) => forces(typeof l.source === "number" ? l.source : l.source.index).link)
-        .iterations(tiny ? 2 : 1),
-    )
-    .force(
-      "charge",
-      everyOther(
-        d3
-          .forceManyBody()
-          .strength((d) => forces(d.index).charge)
-          // past 1,000 nodes the charge is most of a tick: coarser (Barnes–Hut
-          // theta), shorter-ranged, and (below) half as often, twice as strong
-          // (docs/benchmarks.md, "graph-traversal")
-          .theta(n > 1000 ? 1.5 : 0.9)
-          .distanceMax(tiny ? Infinity : n > 1000 ? 200 : 500),
-        n > 1000,
-      ),
-    )
-    // pulled harder up and down than sideways: a layout wider than tall, as a laptop's
-    // stage or a projector is (a phone turns it a quarter: `fitOf`)
-    .force("x", d3.forceX((d) => anchor[part[/** @type {number} */ (d.index)]]).strength((d) => forces(d.index).fx))
-    .force("y", d3.forceY(0).strength((d) => forces(d.index).fy));
-  if (n <= SVG_MOST) sim.force("collide", d3.forceCollide((d) => forces(d.index).collide));
+  return { n, links: Int32Array.from(links), kinds, anchors, seed: seedFraction(seed), ticks: TICKS };
+}
+
+/** Where the vendored d3 is, for the worker (which has no import map), or null. */
+function d3Url() {
+  try {
+    return import.meta.resolve("d3");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A new layout of `graph` (`layoutOf` keeps them). A large graph's first settling runs in
+ * a worker (layout-worker.js) when `worker` and the browser has workers: the page copies
+ * its positions as they come. A drag during it, or a worker that fails, hands the rest
+ * to the page's thread, from the state last received. Either way the settled positions
+ * are the same: one simulation (forces.js), the same ticks.
+ * @param {any} graph parsed
+ * @param {number} seed
+ * @param {{worker?: boolean}} [options]
+ */
+export function makeLayout(graph, seed, { worker = true } = {}) {
+  const spec = specOf(graph, seed);
+  const { sim, nodes: simNodes, charge } = simulationOf(d3, spec);
+  const nodes = /** @type {any[]} */ (simNodes);
+  for (const node of nodes) {
+    node.name = graph.nodes[node.index].name;
+    node.tiny = spec.kinds[node.index] === 0;
+  }
+  /** @type {Worker | null} */
+  let helper = null;
+
+  /**
+   * A state of the same simulation, `ticks` into its settling (the worker's), copied
+   * into the page's: positions, velocities, alpha and the charge's beat.
+   * @param {{ticks: number, alpha: number, state: Float64Array}} data
+   */
+  function receive(data) {
+    const { state } = data;
+    for (let i = 0; i < nodes.length; i += 1) {
+      const node = nodes[i];
+      node.x = state[4 * i];
+      node.y = state[4 * i + 1];
+      node.vx = state[4 * i + 2];
+      node.vy = state[4 * i + 3];
+    }
+    sim.alpha(data.alpha);
+    layout.ticks = data.ticks;
+    charge.atTick(data.ticks);
+    layout.version += 1;
+    if (layout.settled()) stopHelper();
+  }
+
+  function stopHelper() {
+    helper?.terminate();
+    helper = null;
+  }
+
   const layout = {
     nodes,
     sim,
     ticks: 0, // ticks run towards the first settling
-    large: n > SVG_MOST,
+    version: 0, // states received from the worker
+    large: graph.nodes.length > SVG_MOST,
+    /** Whether the first settling runs in a worker now. */
+    inWorker() {
+      return helper !== null;
+    },
     /** Whether the first settling is done (pins and drags heat it up again later). */
     settled() {
       return layout.ticks >= TICKS;
@@ -230,11 +248,12 @@ function makeLayout(graph, seed) {
       return !layout.settled() || sim.alpha() >= sim.alphaMin() || sim.alphaTarget() > 0;
     },
     /**
-     * Run ticks for at most `budgetMs` (at least one): the first settling's fixed count,
-     * then whatever a drag heated.
+     * Run ticks for at most `budgetMs` (at least one): the first settling's fixed count
+     * (unless the worker runs it), then whatever a drag heated.
      * @param {number} budgetMs
      */
     advance(budgetMs) {
+      if (helper) return;
       const start = performance.now();
       do {
         if (!layout.settled()) {
@@ -249,6 +268,7 @@ function makeLayout(graph, seed) {
     },
     /** Settle now, all of it (a small graph, before it is drawn). */
     settle() {
+      stopHelper();
       while (!layout.settled()) {
         sim.tick();
         layout.ticks += 1;
@@ -256,6 +276,7 @@ function makeLayout(graph, seed) {
     },
     /** Heat the simulation up (a drag starts): it moves again until it cools. */
     heat(target = 0.3) {
+      stopHelper();
       sim.alphaTarget(target);
       if (sim.alpha() < target) sim.alpha(target);
     },
@@ -264,17 +285,39 @@ function makeLayout(graph, seed) {
     },
     /** Pin node `i` where it is dropped (layout coordinates). */
     pin(i, x, y) {
+      stopHelper();
       nodes[i].fx = x;
       nodes[i].fy = y;
     },
     unpin(i) {
+      stopHelper();
       nodes[i].fx = null;
       nodes[i].fy = null;
     },
     pinned(i) {
       return nodes[i].fx !== null && nodes[i].fx !== undefined;
     },
+    adopt: receive,
+    /** Stop the worker, if it runs (the layout is dropped). */
+    dispose() {
+      stopHelper();
+    },
   };
+
+  const url = worker && layout.large && typeof Worker === "function" ? d3Url() : null;
+  if (url) {
+    try {
+      helper = new Worker(new URL("./layout-worker.js", import.meta.url), { type: "module", name: "graph layout" });
+      helper.onmessage = (event) => {
+        if (event.data.error) stopHelper();
+        else receive(event.data);
+      };
+      helper.onerror = () => stopHelper();
+      helper.postMessage({ d3Url: url, spec });
+    } catch {
+      helper = null; // the page settles it
+    }
+  }
   return layout;
 }
 

@@ -75,6 +75,7 @@ export function createGraphView(parent, { send }) {
   let marks = null;
   let cuts = null;
   let frame = 0; // the animation frame asked for, if any
+  let drawnVersion = -1; // the worker's state last drawn (layout.js)
   let drag = null;
   let suppressClick = false;
   let focusIndex = 0; // the node in the Tab order
@@ -107,6 +108,7 @@ export function createGraphView(parent, { send }) {
     if (!same) {
       graph = { ...parseGraph(g), edges_text: g.edges };
       layout = layoutOf(graph, snapshot.layout_seed ?? 0);
+      drawnVersion = -1;
       if (!layout.large) layout.settle();
       fit = null;
       at = new Float64Array(graph.nodes.length * 2);
@@ -457,8 +459,16 @@ export function createGraphView(parent, { send }) {
   function step() {
     frame = 0;
     if (!layout) return;
-    layout.advance(layout.large ? FRAME_BUDGET_MS : 4);
-    place();
+    if (layout.inWorker()) {
+      // the worker settles it: draw only when its positions have come
+      if (layout.version !== drawnVersion) {
+        drawnVersion = layout.version;
+        place();
+      }
+    } else {
+      layout.advance(layout.large ? FRAME_BUDGET_MS : 4);
+      place();
+    }
     root.dataset.settled = String(layout.settled() && !layout.moving());
     if (layout.moving()) frame = requestAnimationFrame(step);
   }
