@@ -332,19 +332,22 @@ async (url) => {
   const graph = {nodes, edges};
   const here = m.makeLayout(graph, 5, {worker: false});
   here.settle();
-  const differ = (other) =>
-    here.nodes.filter((a, i) => a.x !== other.nodes[i].x || a.y !== other.nodes[i].y).length;
+  const differ = (other) => here.nodes.filter(
+    (a, i) => a.x !== other.nodes[i].x || a.y !== other.nodes[i].y).length;
   const settled = (layout, handover) => new Promise((resolve, reject) => {
     const limit = performance.now() + 20000;
     let handedAt = null;
     const poll = setInterval(() => {
       if (handover && layout.version > 0 && handedAt === null) {
         handedAt = layout.ticks;
-        layout.dispose();  // the rest on the page's thread, from the state last received
+        layout.dispose();  // the rest on the page's thread, from the last state
         layout.settle();
       }
       if (layout.settled()) { clearInterval(poll); resolve(handedAt); }
-      else if (performance.now() > limit) { clearInterval(poll); reject(new Error("not settled")); }
+      else if (performance.now() > limit) {
+        clearInterval(poll);
+        reject(new Error("not settled"));
+      }
     }, 1);
   });
   const there = m.makeLayout(graph, 5);
