@@ -270,7 +270,9 @@ class RangeSplitsLab(Lab):
             "heat": {
                 "bucket_ms": HEAT_BUCKET_MS,
                 "columns": [
-                    {"bucket": b, **column}
+                    # copies: the open columns' counts change in place, and a
+                    # snapshot is a value (a room diffs the next one against it)
+                    {"bucket": b, **{p: dict(c) for p, c in column.items()}}
                     for b, column in self.heat.columns(
                         self._heat_kept_after(), self.shards
                     )
