@@ -47,6 +47,56 @@ LINEARIZABLE = "linearizable"
 READ_YOUR_WRITES = "read-your-writes"
 MONOTONIC_READS = "monotonic-reads"
 
+# What a verdict says, by case (a lab lists them in its `words`, so that the page,
+# which gets a verdict's English `explanation` as data, can show it translated)
+NO_WRITER = _(
+    "Read %(read)s returned %(value)s, but no write that could have taken effect "
+    "wrote that value."
+)
+TOO_LONG = _("Too long to check: the search passed its limit of %(limit)s steps.")
+LINEARIZABLE_OK = _(
+    "One order of the operations, each taking effect between its invocation and its"
+    " completion, explains every read."
+)
+READ_BEFORE_WRITE = _(
+    "Read %(read)s returned %(value)s before write %(write)s of that value was invoked."
+)
+READ_OLD_AFTER_ACK = _(
+    "Read %(read)s returned %(old)s after write %(write)s of %(new)s had been "
+    "acknowledged."
+)
+NEW_THEN_OLD = _(
+    "Read %(late)s returned %(old)s after read %(early)s had returned %(new)s: no "
+    "order of the operations explains both."
+)
+NO_ORDER = _(
+    "No order of operations %(ops)s, each taking effect between its invocation and "
+    "its completion, explains what the reads returned."
+)
+OWN_WRITE_MISSED = _(
+    "Read %(read)s by %(client)s returned %(old)s, older than %(new)s, which the "
+    "same client had written (write %(write)s, acknowledged before the read began)."
+)
+RYW_OK = _("Every read saw its client's own acknowledged writes, or newer values.")
+OLDER_AFTER_NEWER = _(
+    "Read %(late)s by %(client)s returned %(old)s after the same client's read "
+    "%(early)s had returned the newer %(new)s."
+)
+MONOTONIC_OK = _("No client read an older value after having read a newer one.")
+EXPLANATIONS = (
+    NO_WRITER,
+    TOO_LONG,
+    LINEARIZABLE_OK,
+    READ_BEFORE_WRITE,
+    READ_OLD_AFTER_ACK,
+    NEW_THEN_OLD,
+    NO_ORDER,
+    OWN_WRITE_MISSED,
+    RYW_OK,
+    OLDER_AFTER_NEWER,
+    MONOTONIC_OK,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -209,10 +259,7 @@ def check_linearizable(
         return _broken(
             LINEARIZABLE,
             0,
-            _(
-                "Read %(read)s returned %(value)s, but no write that could have "
-                "taken effect wrote that value."
-            ),
+            NO_WRITER,
             {"read": read.id, "value": read.value},
             phantom,
         )
@@ -222,7 +269,7 @@ def check_linearizable(
             LINEARIZABLE,
             None,
             work,
-            _("Too long to check: the search passed its limit of %(limit)s steps."),
+            TOO_LONG,
             (("limit", f"{work_limit:,}"),),
         )
     if found:
@@ -230,10 +277,7 @@ def check_linearizable(
             LINEARIZABLE,
             True,
             work,
-            _(
-                "One order of the operations, each taking effect between its "
-                "invocation and its completion, explains every read."
-            ),
+            LINEARIZABLE_OK,
         )
     witness, spent, minimal = shrink(ops, initial, work_limit, reached)
     template, params = _linearizability_explained(witness)
@@ -263,19 +307,13 @@ def _linearizability_explained(witness: list[Op]) -> tuple[str, dict]:
         wrote = source.get(read.value)
         if wrote is not None and read.complete < wrote.invoke:
             return (
-                _(
-                    "Read %(read)s returned %(value)s before write %(write)s of that "
-                    "value was invoked."
-                ),
+                READ_BEFORE_WRITE,
                 {"read": read.id, "value": read.value, "write": wrote.id},
             )
         newer = [w for w in source.values() if w is not wrote and precedes(w, read)]
         if newer:
             return (
-                _(
-                    "Read %(read)s returned %(old)s after write %(write)s of %(new)s "
-                    "had been acknowledged."
-                ),
+                READ_OLD_AFTER_ACK,
                 {
                     "read": read.id,
                     "old": read.value,
@@ -287,10 +325,7 @@ def _linearizability_explained(witness: list[Op]) -> tuple[str, dict]:
         early, late = reads if precedes(reads[0], reads[1]) else reads[::-1]
         if precedes(early, late):
             return (
-                _(
-                    "Read %(late)s returned %(old)s after read %(early)s had returned "
-                    "%(new)s: no order of the operations explains both."
-                ),
+                NEW_THEN_OLD,
                 {
                     "late": late.id,
                     "old": late.value,
@@ -299,10 +334,7 @@ def _linearizability_explained(witness: list[Op]) -> tuple[str, dict]:
                 },
             )
     return (
-        _(
-            "No order of operations %(ops)s, each taking effect between its "
-            "invocation and its completion, explains what the reads returned."
-        ),
+        NO_ORDER,
         {"ops": ", ".join(str(op.id) for op in witness)},
     )
 
@@ -328,11 +360,7 @@ def check_read_your_writes(history: Iterable[Op], initial: Any) -> Verdict:
             return _broken(
                 READ_YOUR_WRITES,
                 work,
-                _(
-                    "Read %(read)s by %(client)s returned %(old)s, older than %(new)s, "
-                    "which the same client had written (write %(write)s, acknowledged "
-                    "before the read began)."
-                ),
+                OWN_WRITE_MISSED,
                 {
                     "read": read.id,
                     "client": read.client,
@@ -346,7 +374,7 @@ def check_read_your_writes(history: Iterable[Op], initial: Any) -> Verdict:
         READ_YOUR_WRITES,
         True,
         len(reads),
-        _("Every read saw its client's own acknowledged writes, or newer values."),
+        RYW_OK,
     )
 
 
@@ -373,10 +401,7 @@ def check_monotonic_reads(history: Iterable[Op], initial: Any) -> Verdict:
             return _broken(
                 MONOTONIC_READS,
                 work,
-                _(
-                    "Read %(late)s by %(client)s returned %(old)s after the same "
-                    "client's read %(early)s had returned the newer %(new)s."
-                ),
+                OLDER_AFTER_NEWER,
                 {
                     "late": read.id,
                     "client": read.client,
@@ -390,7 +415,7 @@ def check_monotonic_reads(history: Iterable[Op], initial: Any) -> Verdict:
         MONOTONIC_READS,
         True,
         len(reads),
-        _("No client read an older value after having read a newer one."),
+        MONOTONIC_OK,
     )
 
 

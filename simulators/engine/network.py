@@ -372,6 +372,23 @@ class Network:
             self._cut_off(message)
         return message
 
+    def draw_delay(self, src: str, dst: str) -> int | None:
+        """The delay a message sent now from `src` to `dst` would take, drawn from the
+        network's RNG exactly as `send` draws it (the same draws, in the same order),
+        or None when their link is cut. For a lab that carries a stream on a link
+        itself, in a batch run, without a `Message` per item (replication's log)."""
+        link = self._route[src][dst]
+        if not link.up:
+            return None
+        # Latency.draw, inlined as in `send` (a batch run draws one per item)
+        latency = link.latency
+        delay = latency.base_ms
+        if latency.jitter_ms:
+            delay += int(self.rng.random() * (latency.jitter_ms + 1))
+        if latency.tail_permille and self.rng.random() * 1000 < latency.tail_permille:
+            delay += latency.tail_ms
+        return delay if delay > 1 else 1
+
     def set_timer(self, node_id: str, delay_ms: int, kind: str, payload=None) -> None:
         """Run `on_timer(node, kind, payload)` in `delay_ms` unless the node stops."""
         node = self.nodes[node_id]

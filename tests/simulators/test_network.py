@@ -237,3 +237,17 @@ def test_a_healed_network_delivers_everything_it_held(seed, script):
     net.run_until(net.now_ms + 1_000)
     assert len(arrived) == sent
     assert net.snapshot()["held"] == [] and net.snapshot()["in_flight"] == []
+
+
+def test_draw_delay_draws_what_send_would():
+    def network(seed):
+        queue = EventQueue()
+        links = [("A", "B", Latency(5, 20, tail_permille=100, tail_ms=50))]
+        return Network(queue, make_rng(seed, "t"), ["A", "B"], links, on_message=print)
+
+    sent, drawn = network(3), network(3)
+    for _ in range(200):
+        message = sent.send("A", "B", "m")
+        assert drawn.draw_delay("A", "B") == message.arrive_ms - message.sent_ms
+    drawn.cut("A-B")
+    assert drawn.draw_delay("B", "A") is None
