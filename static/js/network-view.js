@@ -39,6 +39,9 @@ import { fitToRoom } from "./stage-fit.js";
  * @property {string} [label] the drawing's accessible name
  * @property {{wide: [number, number], narrow: [number, number]}} [sizes] the two viewBoxes
  * @property {Partial<typeof ACTIONS>} [actions] other names for the actions clicks send
+ * @property {string[]} [fixedNodes] nodes a click does not stop or restart (a client)
+ * @property {((id: string) => string) | null} [nodeMark] the text in a node's circle
+ *   (default: its id, cut to 3 characters past 4)
  */
 
 const NARROW_BELOW_PX = 560;
@@ -61,7 +64,9 @@ const ACTIONS = {
  *   diamond, triangle); `messageLabel(message) → short text | null` captions a dot;
  * - `describeNode(node, snapshot) → text` adds to a node's accessible name;
  * - `label`: the drawing's accessible name; `actions`: other action names;
- * - `sizes`: `{wide: [w, h], narrow: [w, h]}` viewBoxes (default 960×440 and 400×520).
+ * - `sizes`: `{wide: [w, h], narrow: [w, h]}` viewBoxes (default 960×440 and 400×520);
+ * - `fixedNodes`: ids of nodes that are not buttons (a client that cannot crash);
+ * - `nodeMark(id) → text`: what the node's circle says (default: the id, short).
  * @param {HTMLElement} container
  * @param {NetworkViewOptions} [options]
  */
@@ -76,7 +81,11 @@ export function createNetworkView(container, options = {}) {
     messageLabel = null,
     label = t("The network: servers and the links between them"),
     sizes = SIZES,
+    fixedNodes = [],
+    nodeMark = null,
   } = options;
+  const fixed = new Set(fixedNodes);
+  const markOf = (id) => nodeMark?.(id) ?? shortId(id);
   const names = { ...ACTIONS, ...(options.actions ?? {}) };
   const declared = new Set((declaration?.actions ?? []).map((a) => a.name));
   const can = (what) => !declaration || declared.has(names[what]);
@@ -301,7 +310,7 @@ export function createNetworkView(container, options = {}) {
           .attr("data-state", d.up ? "up" : "stopped")
           .attr("transform", `translate(${at.x},${at.y})`)
           .attr("aria-label", name);
-        g.select(".node-id").text(shortId(d.id));
+        g.select(".node-id").text(markOf(d.id));
         // the leading space is not drawn (SVG collapses it) but keeps the node's text
         // "A Frankfurt", as its name says, where the two texts would run together
         g.select(".node-label").text(d.label && d.label !== d.id ? ` ${t(d.label)}` : "");
@@ -324,11 +333,13 @@ export function createNetworkView(container, options = {}) {
   function enterNode(enter) {
     const g = enter.append("g").attr("class", "net-node");
     if (can("stop") || can("restart")) {
-      g.attr("tabindex", 0)
+      g.filter((d) => !fixed.has(d.id))
+        .attr("tabindex", 0)
         .attr("role", "button")
         .on("click", (event, d) => toggleNode(d))
         .on("keydown", (event, d) => pressed(event) && toggleNode(d));
     }
+    g.filter((d) => fixed.has(d.id)).attr("role", "img");
     g.append("circle")
       .attr("class", "node-ring")
       .attr("r", NODE_RADIUS + 5);
@@ -393,13 +404,15 @@ export function createNetworkView(container, options = {}) {
     // that a voice user can say what they see (WCAG 2.5.3, label in name)
     const label = node.label && node.label !== node.id ? t(node.label) : "";
     const name = label
-      ? fmt(t("%(id)s %(label)s"), { id: shortId(node.id), label })
-      : shortId(node.id);
+      ? fmt(t("%(id)s %(label)s"), { id: markOf(node.id), label })
+      : markOf(node.id);
     const extra = describeNode?.(node, snapshot) ?? "";
     const state = node.up
       ? fmt(t("%(name)s, running."), { name })
       : fmt(t("%(name)s, stopped."), { name });
-    const verb = node.up
+    const verb = fixed.has(node.id)
+      ? ""
+      : node.up
       ? can("stop")
         ? t("Press to stop it.")
         : ""

@@ -1,0 +1,172 @@
+/**
+ * The side panel: what a commit cost (one shard against two), the bank workload's
+ * total at every read over time, and the operations as Jepsen records them.
+ */
+
+import { createLineChart } from "../../charts.js";
+import { dataTable } from "../../data-table.js";
+import { decimal, fmt, num, t } from "../../i18n.js";
+import { opText, outcomeText, reasonText, serverName } from "./words.js";
+
+const SHOWN = 16;
+
+function section(root, cls, title) {
+  const el = document.createElement("section");
+  el.className = `tp-section ${cls}`;
+  const head = document.createElement("h3");
+  head.textContent = title;
+  el.append(head);
+  root.append(el);
+  return el;
+}
+
+/** The cost of the last one-shard and two-shard commits, side by side. */
+export function createCosts(root) {
+  const el = section(root, "tp-costs", t("What a commit costs"));
+  el.dataset.spot = "costs";
+  const body = document.createElement("div");
+  el.append(body);
+  let last = "";
+  return {
+    update(snapshot) {
+      const { one_shard: one, two_shard: two } = snapshot.costs;
+      const key = JSON.stringify(snapshot.costs);
+      if (key === last) return;
+      last = key;
+      const cell = (bill, field) => (bill ? num(bill[field]) : "—");
+      const where = (bill) =>
+        bill
+          ? Object.entries(bill.log_writes_by)
+              .map(([server, n]) => fmt(t("%(n)s on %(server)s"), { n: num(n), server: serverName(server) }))
+              .join(", ")
+          : "—";
+      body.replaceChildren(
+        dataTable(
+          [t("commit"), t("shards"), t("forced log writes"), t("round trips"), t("messages"), t("ms")],
+          [
+            [t("one shard"), cell(one, "shards"), cell(one, "log_writes"), cell(one, "round_trips"), cell(one, "messages"), cell(one, "latency_ms")],
+            [t("two shards (2PC)"), cell(two, "shards"), cell(two, "log_writes"), cell(two, "round_trips"), cell(two, "messages"), cell(two, "latency_ms")],
+          ],
+          { wrapClass: "tp-table" },
+        ),
+      );
+      const note = document.createElement("p");
+      note.className = "tp-note";
+      note.textContent =
+        one || two
+          ? fmt(t("Log writes: one shard %(one)s; two shards %(two)s. Round trips and messages count coordinator ↔ shards."), {
+              one: where(one),
+              two: where(two),
+            })
+          : t("Book a seat (two shards) and change a fare (one shard) to compare.");
+      body.append(note);
+    },
+  };
+}
+
+/** The bank: what every read added up to, over time, with the line at 100. */
+export function createBank(root) {
+  const el = section(root, "tp-bank", t("The bank: what each read adds up to"));
+  el.dataset.spot = "bank";
+  const status = document.createElement("p");
+  status.className = "tp-bank-status";
+  status.setAttribute("aria-live", "polite");
+  const chartBox = document.createElement("div");
+  el.append(status, chartBox);
+  const chart = createLineChart(chartBox, {
+    width: 360,
+    height: 140,
+    yLabel: t("total"),
+    xLabel: t("virtual time (s)"),
+    xFormat: (v) => decimal(v / 1000, 1),
+    yTicks: 3,
+  });
+  let last = "";
+  return {
+    update(snapshot) {
+      const bank = snapshot.bank;
+      const key = `${bank.totals.length}:${bank.totals.at(-1)?.[2]}:${bank.running}:${bank.invoked}:${snapshot.mode}`;
+      if (key === last) return;
+      last = key;
+      const totals = bank.totals;
+      const values = totals.map((p) => p[1]);
+      const low = Math.min(90, ...values);
+      const high = Math.max(105, ...values);
+      const start = totals.length ? totals[0][0] : 0;
+      const end = totals.length ? Math.max(totals.at(-1)[0], start + 1) : 1;
+      const off = bank.first_off;
+      chart.update({
+        series: [{ id: "total", label: t("reads"), points: totals.map((p) => [p[0], p[1]]), dots: true, line: false }],
+        xDomain: [start, end],
+        yDomain: [low, high],
+        marks: [
+          { y: snapshot.total, label: num(snapshot.total) },
+          ...(off ? [{ x: off.at_ms, label: t("first off") }] : []),
+        ],
+        summary: fmt(t("%(n)s reads; %(off)s of them did not add up to 100."), {
+          n: num(bank.reads_ok),
+          off: num(bank.off),
+        }),
+      });
+      const parts = [];
+      parts.push(
+        bank.running
+          ? fmt(t("Running: %(n)s of %(limit)s operations."), { n: num(bank.invoked), limit: num(bank.limit) })
+          : bank.invoked
+            ? fmt(t("Done: %(n)s operations."), { n: num(bank.invoked) })
+            : t("Not run yet: “Run the bank workload” starts three clients."),
+      );
+      parts.push(fmt(t("The accounts hold %(total)s now."), { total: num(bank.total_now) }));
+      parts.push(
+        off
+          ? fmt(t("First read that did not add up: T%(op)s at %(ms)s ms, total %(total)s."), {
+              op: off.op,
+              ms: num(off.at_ms),
+              total: num(off.total),
+            })
+          : fmt(t("Every read so far added up to %(total)s."), { total: num(snapshot.total) }),
+      );
+      status.textContent = parts.join(" ");
+      el.classList.toggle("is-off", Boolean(off));
+    },
+  };
+}
+
+/** The last operations, as Jepsen records them. */
+export function createHistory(root) {
+  const el = section(root, "tp-history", t("Operations (as Jepsen records them)"));
+  el.dataset.spot = "history";
+  const note = document.createElement("p");
+  note.className = "tp-note";
+  note.textContent = t("ok: it happened. fail: it certainly did not. info: the client cannot know; what happened later is in the last column.");
+  const body = document.createElement("div");
+  el.append(note, body);
+  let last = "";
+  return {
+    update(snapshot) {
+      const ops = snapshot.ops.slice(-SHOWN).reverse();
+      const key = JSON.stringify(ops.map((op) => [op.id, op.outcome, op.resolved]));
+      if (key === last) return;
+      last = key;
+      body.replaceChildren(
+        dataTable(
+          [t("T"), t("client"), t("what"), t("invoked (ms)"), t("completed (ms)"), t("outcome"), t("later")],
+          ops.map((op) => [
+            `T${op.id}`,
+            op.client === "you" ? t("you") : op.client,
+            opText(op),
+            num(op.invoke[0]),
+            op.complete ? num(op.complete[0]) : "…",
+            [outcomeText(op.outcome), reasonText(op.reason)].filter(Boolean).join(": "),
+            op.resolved ? resolvedText(op.resolved) : "",
+          ]),
+          { wrapClass: "tp-table tp-ops" },
+        ),
+      );
+    },
+  };
+}
+
+function resolvedText(resolved) {
+  return resolved === "committed" ? t("committed") : t("aborted");
+}

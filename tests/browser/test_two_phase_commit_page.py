@@ -1,0 +1,102 @@
+"""two-phase-commit in headless Chromium against a live daphne: the locks a crash
+leaves held, by mouse and by keyboard, and the bank's total."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+SEED = 3
+WAIT_MS = 20_000
+
+
+def open_lab(page, url):
+    page.goto(f"{url}/labs/two-phase-commit/?seed={SEED}")
+    expect(page.locator(".net-node")).to_have_count(4)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    skip = page.locator(".tour-skip")
+    if skip.is_visible():
+        skip.click()
+
+
+def quick(page, action):
+    return page.locator(f'#quick-controls form[data-action="{action}"]')
+
+
+def row(page, shard, key):
+    return page.locator(f'#stage [data-panel="{shard}"] [data-row="{key}"]')
+
+
+def server(page, node):
+    return page.locator(f'#stage .net-node[data-node="{node}"]')
+
+
+def test_a_crash_between_the_phases_keeps_the_locks_until_recovery(
+    page, live_server_url
+):
+    open_lab(page, live_server_url)
+    quick(page, "book").locator('button[type="submit"]').click()
+    expect(row(page, "flights", "seat:12A")).to_contain_text("P1", timeout=WAIT_MS)
+    expect(row(page, "bookings", "booking:12A")).to_contain_text("P1")
+    costs = page.locator('[data-spot="costs"]')
+    expect(costs).to_contain_text("two shards (2PC)")
+
+    quick(page, "crash_between_phases").locator('button[type="submit"]').click()
+    expect(page.locator('#stage [data-panel="coordinator"]')).to_contain_text("trap")
+    book = quick(page, "book")
+    book.get_by_label("Seat", exact=True).select_option("12B")
+    book.locator('button[type="submit"]').click()
+    expect(server(page, "coordinator")).to_have_attribute(
+        "data-state", "stopped", timeout=WAIT_MS
+    )
+    seat = row(page, "flights", "seat:12B")
+    expect(seat).to_contain_text("lock T2")
+    expect(row(page, "bookings", "booking:12B")).to_contain_text("lock T2")
+    expect(page.locator(".tp-ops")).to_contain_text("info (unknown)")
+
+    # a write to the locked row waits behind the lock
+    fare = quick(page, "set_fare")
+    fare.get_by_label("Seat", exact=True).select_option("12B")
+    fare.locator('button[type="submit"]').click()
+    expect(seat).to_contain_text("T3 waits", timeout=WAIT_MS)
+    # a booking needs the coordinator: refused, said under the form
+    book.locator('button[type="submit"]').click()
+    expect(book.locator('[role="alert"]')).to_contain_text("coordinator is down")
+
+    server(page, "coordinator").click()  # recover it
+    expect(seat).to_contain_text("P2", timeout=WAIT_MS)
+    expect(seat).not_to_contain_text("lock", timeout=WAIT_MS)
+    expect(seat).to_contain_text("fare 199")
+    expect(page.locator(".tp-ops")).to_contain_text("committed")
+    assert page.console_errors == []
+
+
+def test_the_story_by_keyboard(page, live_server_url, lab_driver):
+    driver = lab_driver(page)
+    open_lab(page, live_server_url)
+    driver.tab_to('#quick-controls form[data-action="book"] button[type="submit"]')
+    page.keyboard.press("Enter")
+    expect(row(page, "flights", "seat:12A")).to_contain_text("P1", timeout=WAIT_MS)
+    driver.tab_to('#stage .net-node[data-node="flights"]')
+    page.keyboard.press("Enter")
+    expect(server(page, "flights")).to_have_attribute("data-state", "stopped")
+    expect(page.locator('#stage [data-panel="flights"]')).to_contain_text("DOWN")
+    page.keyboard.press("Enter")
+    expect(server(page, "flights")).to_have_attribute("data-state", "up")
+    # the client is no button: nothing to crash
+    assert server(page, "client").get_attribute("tabindex") is None
+    expect(page.locator("#narration")).to_contain_text(re.compile("recovered"))
+    assert page.console_errors == []
+
+
+def test_the_bank_adds_up_to_100_with_two_phase_commit(page, live_server_url):
+    open_lab(page, live_server_url)
+    page.locator("#timeline select").select_option(label="1×")
+    form = page.locator('#controls form[data-action="start_bank"]')
+    form.locator('button[type="submit"]').click()
+    status = page.locator(".tp-bank-status")
+    expect(status).to_contain_text("Done: 200 operations", timeout=60_000)
+    expect(status).to_contain_text("Every read so far added up to 100")
+    expect(page.locator(".tp-bank .line-chart")).to_be_visible()
+    assert page.console_errors == []
