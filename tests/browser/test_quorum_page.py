@@ -176,3 +176,94 @@ def test_on_a_phone_the_stale_verdict_is_in_view(page, live_server_url):
     assert right <= PHONE["width"]
     assert page_width(page) <= PHONE["width"]
     assert page.console_errors == []
+
+
+def pause(page):
+    play = page.locator(".timeline-play")
+    expect(play).to_have_attribute("data-playing", "true")
+    play.click()
+    expect(play).to_have_attribute("data-playing", "false")
+
+
+def quick_write(page, coordinator, level="ONE (1 copy)"):
+    quick = page.locator("#quick-controls")
+    quick.locator("#field-write-w").select_option(label=level)
+    quick.locator("#field-write-coordinator").select_option(coordinator)
+    quick.locator('form[data-action="write"] button[type="submit"]').click()
+
+
+def test_a_write_lost_to_a_timestamp_tie_is_explained_where_the_learner_looks(
+    page, live_server_url
+):
+    """Before: B's write and A's later one, both at 0 ms: A's vanished unexplained."""
+    open_lab(page, live_server_url)
+    pause(page)  # so that no time passes between the two writes
+    quick_write(page, "B")
+    expect(page.locator('.q-history tr[data-kind="write"]')).to_have_count(1)
+    quick_write(page, "A")
+    expect(page.locator('.q-history tr[data-kind="write"]')).to_have_count(2)
+    page.locator(".timeline-play").click()
+    headline = page.locator("#stage .q-tie")  # one sentence on the stage
+    expect(headline).to_be_visible(timeout=15_000)
+    expect(headline).to_have_attribute("data-lost", "2")
+    expect(headline).to_contain_text(
+        "Same timestamp, t=0 ms: write #1 by B beat the later write #2 by A, "
+        "which was discarded."
+    )
+    tie = page.locator(".q-tie-note")  # why, in full, in the side panel
+    expect(tie).to_be_visible()
+    expect(tie).to_contain_text("Timestamp tie")
+    for words in (
+        "Same timestamp",
+        "write #1 (119 seats, by B)",
+        "write #2 (118 seats, by A)",
+        "t=0 ms",
+        "The tie goes to the larger writer id, B.",
+        "The later write #2 by A was discarded",
+        "Cassandra breaks such ties just as blindly: it keeps the larger value.",
+    ):
+        expect(tie).to_contain_text(words)
+    expect(page.locator("#event-log")).to_contain_text("Timestamp tie at t=0 ms")
+    # every copy ends with B's 119 (the panels carry their copy's value)
+    copies = page.locator("#stage [data-copy-value]")
+    expect(copies).to_have_count(3)
+    for i in range(3):
+        expect(copies.nth(i)).to_have_attribute("data-copy-value", "119", timeout=9_000)
+    assert page.console_errors == []
+
+
+def test_lost_writes_are_plotted_against_the_clock_skew(page, live_server_url):
+    lab = QuorumLab(seed=SEED)
+    ladder = {"node": "A", "ladder": "0,-1,-5,-20,-100,-1000", "count": 1000}
+    (expected,) = lab.apply("skew_ladder", ladder)
+    lost = [str(rung["lost_writes"]) for rung in expected["rungs"]]
+    assert lost[0] == "0" and int(lost[-1]) > 100
+    open_lab(page, live_server_url)
+    run = page.locator('[data-q="skew-ladder"]')
+    expect(run).to_contain_text("A's clock skew")
+    run.click()
+    bars = page.locator(".q-ladder-bar")
+    expect(bars).to_have_count(6, timeout=15_000)
+    for i, count in enumerate(lost):
+        expect(bars.nth(i)).to_have_attribute("data-lost", count)
+        expect(bars.nth(i).locator("text")).to_have_text(count)
+    chart = page.locator(".q-ladder-chart")
+    expect(chart).to_have_attribute("role", "img")
+    expect(chart).to_have_attribute(
+        "aria-label", re.compile(r"Lost writes of 1,000 trials against A's clock skew")
+    )
+    ticks = chart.locator(".q-axis-x .tick text")
+    expect(ticks).to_have_text(["0", "−1", "−5", "−20", "−100", "−1,000"])
+    rows = page.locator(".q-ladder-table tbody tr")
+    expect(rows).to_have_count(6)
+    expect(rows.nth(5)).to_contain_text("−1,000 ms")
+    expect(rows.nth(5)).to_contain_text(f"{int(lost[-1]):,}")
+    expect(page.locator(".q-ladder")).to_contain_text("lost writes at 0 ms")
+    # reachable by keyboard: the chart takes focus right after the button
+    run.focus()
+    page.keyboard.press("Tab")
+    assert chart.evaluate("e => e === document.activeElement")
+    expect(page.locator("#event-log")).to_contain_text(
+        "Lost writes against A's clock skew"
+    )
+    assert page.console_errors == []

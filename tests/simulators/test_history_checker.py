@@ -455,3 +455,38 @@ def test_the_checker_imports_neither_django_nor_asyncio_nor_socket():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_quorum_snapshot_judges_seed_385_as_not_linearizable():
+    """The lab shows the checker's verdicts on its newest operations: seed 385's
+    new-then-old reads break linearizability and monotonic reads, not read your
+    writes (the one client never wrote what it read older than)."""
+    snapshot = new_then_old(385).snapshot()
+    checker = snapshot["checker"]
+    assert [op[0] for op in checker["ops"]] == [1, 2, 3]
+    linear, monotonic, own = checker["verdicts"]
+    assert (linear["promise"], linear["ok"], linear["witness"]) == (
+        "linearizable",
+        False,
+        [1, 2, 3],
+    )
+    assert linear["explanation"] in QuorumLab.declaration()["words"]
+    assert "explanation" not in own  # a kept promise needs no words in every frame
+    assert (monotonic["promise"], monotonic["ok"]) == ("monotonic-reads", False)
+    assert set(monotonic["witness"]) <= {1, 2, 3}
+    assert (own["promise"], own["ok"]) == ("read-your-writes", True)
+
+
+def test_the_quorum_snapshot_judges_a_quiet_run_linearizable_and_keeps_sources():
+    """Writes and reads one after another: linearizable. Past the window of judged
+    operations, a read's write is brought in from before it."""
+    lab = QuorumLab(seed=1, copies=3)
+    lab.apply("write", {"w": "QUORUM", "coordinator": "A"})
+    lab.apply("advance", {"ms": 2_000})
+    for _ in range(30):
+        lab.apply("read", {"r": "QUORUM", "coordinator": "B"})
+        lab.apply("advance", {"ms": 2_000})
+    checker = lab.snapshot()["checker"]
+    ids = [op[0] for op in checker["ops"]]
+    assert ids[0] == 1 and len(ids) == 25  # the write, and the newest 24 reads
+    assert [v["ok"] for v in checker["verdicts"]] == [True, True, True]

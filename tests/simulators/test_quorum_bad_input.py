@@ -6,6 +6,8 @@ from simulators.engine import ActionError
 from simulators.labs.quorum import QuorumLab
 
 WRITE = {"w": "default", "coordinator": "auto"}
+LADDER = {"node": "A", "ladder": "0,-1,-5,-20,-100,-1000", "count": 100}
+NINE_RUNGS = "0,-1,-2,-3,-4,-5,-6,-7,-8"
 REFUSED = [
     ("set_levels", {"w": 4, "r": 2}, "level_too_high"),
     ("set_levels", {"w": 2, "r": 5}, "level_too_high"),
@@ -50,6 +52,22 @@ REFUSED = [
     ("set_read_repair", {"on": "yes"}, "bad_type"),
     ("run_trials", {"count": 10**9}, "bad_choice"),
     ("run_trials", {"count": 0}, "bad_choice"),
+    ("skew_ladder", {**LADDER, "ladder": NINE_RUNGS}, "ladder_too_long"),
+    ("skew_ladder", {**LADDER, "ladder": "0,-5001"}, "out_of_range"),
+    ("skew_ladder", {**LADDER, "ladder": "6000"}, "out_of_range"),
+    ("skew_ladder", {**LADDER, "ladder": "-99999999999"}, "out_of_range"),
+    ("skew_ladder", {**LADDER, "ladder": "--5"}, "bad_ladder"),
+    ("skew_ladder", {**LADDER, "ladder": "0,abc"}, "bad_ladder"),
+    ("skew_ladder", {**LADDER, "ladder": "-1.5"}, "bad_ladder"),
+    ("skew_ladder", {**LADDER, "ladder": "0,-1,0"}, "ladder_repeats"),
+    ("skew_ladder", {**LADDER, "ladder": " , ,"}, "empty"),
+    ("skew_ladder", {**LADDER, "ladder": ""}, "empty"),
+    ("skew_ladder", {**LADDER, "ladder": "0," * 41}, "too_long"),
+    ("skew_ladder", {**LADDER, "ladder": -1}, "bad_type"),
+    ("skew_ladder", {**LADDER, "count": 5_000}, "bad_choice"),
+    ("skew_ladder", {**LADDER, "node": "C"}, "node_stopped"),
+    ("skew_ladder", {**LADDER, "node": "E"}, "no_such_node"),
+    ("skew_ladder", {"node": "A", "ladder": "0,-1"}, "missing_argument"),
     ("replay_trial", {"index": 0}, "no_trials"),
     ("replay_trial", {"index": -1}, "out_of_range"),
     ("advance", {"ms": 0}, "out_of_range"),
@@ -122,3 +140,22 @@ def test_step_with_nothing_scheduled_is_refused():
         lab.apply("step", {})
     assert refused.value.code == "nothing_scheduled"
     assert lab.digest() == before
+
+
+@pytest.mark.parametrize(
+    "ladder,code",
+    [(NINE_RUNGS, "ladder_too_long"), ("0,-5001", "out_of_range")],
+)
+def test_a_bad_ladder_is_refused_before_it_is_replayed_too(ladder, code):
+    """The cost model reads the ladder (a link is costed before it is played): the
+    same refusal, and the lab's state and skew ladder stay as they were."""
+    lab = QuorumLab(seed=2)
+    lab.apply("skew_ladder", {**LADDER, "ladder": "0,-100"})
+    before, shown = lab.digest(), lab.snapshot()["skew_ladder"]
+    with pytest.raises(ActionError) as costed:
+        lab.cost_model(QuorumLab).cost_of("skew_ladder", {**LADDER, "ladder": ladder})
+    with pytest.raises(ActionError) as refused:
+        lab.apply("skew_ladder", {**LADDER, "ladder": ladder})
+    assert costed.value.code == refused.value.code == code
+    assert "8" in refused.value.message or "5,000" in refused.value.message
+    assert lab.digest() == before and lab.snapshot()["skew_ladder"] == shown

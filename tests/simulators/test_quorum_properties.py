@@ -59,6 +59,13 @@ actions = st.one_of(
     st.builds(lambda on: _action("set_hinted_handoff", on=on), st.booleans()),
     st.builds(lambda n: _action("set_copies", copies=n), st.sampled_from([3, 5])),
     st.just(("run_trials", {"count": 100})),
+    st.builds(
+        lambda node, ladder: _action(
+            "skew_ladder", node=node, ladder=ladder, count=100
+        ),
+        st.sampled_from(NODES),
+        st.sampled_from(["0,-100", "-1000,0,1000", "0,0", "0,-9000"]),
+    ),
     st.builds(lambda i: _action("replay_trial", index=i), st.integers(0, 120)),
 )
 runs = st.tuples(

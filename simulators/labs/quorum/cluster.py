@@ -2,10 +2,23 @@
 
 Every node holds a copy. A client operation goes to one node, its coordinator, which
 sends it to every copy and waits for W acks (a write) or R replies (a read); its own
-copy answers at once, without a network hop. A version is the coordinator's local clock
-reading when the write was made, with the coordinator's id to break ties (Cassandra's
-last-write-wins timestamps): a copy keeps whichever version is larger, so a node whose
-clock runs behind can write a value that loses to an older one.
+copy answers at once, without a network hop. A version is `(timestamp, writer)`: the
+coordinator's local clock reading when the write was made, then the coordinator's id.
+A copy keeps whichever version is larger (last write wins, as in Cassandra), so a node
+whose clock runs behind can write a value that loses to an older one.
+
+Two writes with the same timestamp from different coordinators tie: the larger writer
+id wins, whichever write came later, and the other is discarded on every copy even if
+it was acknowledged. Cassandra breaks such a tie just as blindly, by comparing the
+values (the larger value wins); here it is the writer's id. The first copy that decides
+a tie between two writes emits `tie_broken`, and `last_tie` keeps it for the page.
+One coordinator never stamps two writes alike: when its clock reads no later than its
+last stamp, the write is stamped one past it (Cassandra's coordinator does the same in
+microseconds), so two of its writes in one millisecond keep their order instead of
+leaving the copies split between two values under one version for good.
+
+The initial value's version is `(initial_ms, "")`: `initial_ms` defaults to the
+cluster's origin; the lab and the trials stamp it a seeded while before (`trials.py`).
 
 Order inside the cluster is `step`, a counter bumped when an operation is invoked or
 finishes, not milliseconds alone: two things in the same millisecond still have an
@@ -145,6 +158,7 @@ class Cluster:
         read_repair: bool = True,
         hinted_handoff: bool = True,
         origin_ms: int = 0,
+        initial_ms: int | None = None,
         record: bool = True,
     ) -> None:
         self.nodes = NODE_IDS[:copies]
@@ -166,7 +180,10 @@ class Cluster:
             self.network.skew(node, skew_ms)
         self.read_repair = read_repair
         self.hinted_handoff = hinted_handoff
-        self.initial_version = (origin_ms, INITIAL)
+        self.initial_version = (
+            origin_ms if initial_ms is None else initial_ms,
+            INITIAL,
+        )
         self.copies = {
             n: Copy(FIRST_VALUE, self.initial_version, 0) for n in self.nodes
         }
@@ -190,6 +207,9 @@ class Cluster:
             completed_reads=0, repairs=0, hints_stored=0, hints_delivered=0
         )
         self._next_hint = 1
+        self.last_stamp: dict[str, int] = {}  # each coordinator's last write stamp
+        self.ties: dict[tuple[int, int], bool] = {}  # write pairs whose tie was broken
+        self.last_tie: dict | None = None
 
     # -- what a node is ----------------------------------------------------------------
 
@@ -211,7 +231,12 @@ class Cluster:
         op = self._invoke("write", coordinator, needed, level, then)
         op.value = self.next_value
         self.next_value -= 1
-        op.version = (net.local_time(coordinator), coordinator)
+        stamp = net.local_time(coordinator)
+        last = self.last_stamp.get(coordinator)
+        if last is not None and stamp <= last:
+            stamp = last + 1  # never the same stamp twice from one coordinator
+        self.last_stamp[coordinator] = stamp
+        op.version = (stamp, coordinator)
         op.write_id = op.id
         payload = (op.id, op.value, op.version, op.id)
         info = self._info(op.id, op.value, op.version)
@@ -404,6 +429,10 @@ class Cluster:
         """Last write wins: a copy keeps the larger version."""
         copy = self.copies[node]
         kept = version > copy.version
+        # two writes, one timestamp (the first value, writer "", never wins a tie)
+        tie = version[0] == copy.version[0] and version[1] != copy.version[1]
+        if tie and write_id and copy.write_id:
+            self._tie(node, (value, version, write_id), copy, kept)
         if kept:
             copy.value, copy.version, copy.write_id = value, version, write_id
         if self.record:
@@ -420,6 +449,32 @@ class Cluster:
                 }
             )
         return kept
+
+    def _tie(self, node: str, offered: tuple, copy: Copy, kept: bool) -> None:
+        """Two writes with the same timestamp met on `node`'s copy: the larger writer
+        id won. Said once per pair of writes, by the first copy that decided it."""
+        held = (copy.value, copy.version, copy.write_id)
+        winner, loser = (offered, held) if kept else (held, offered)
+        pair = (min(winner[2], loser[2]), max(winner[2], loser[2]))
+        if pair in self.ties:
+            return
+        self.ties[pair] = True
+
+        def side(entry: tuple) -> dict:
+            value, version, write_id = entry
+            return {"write": write_id, "value": value, "writer": version[1]}
+
+        tie = {
+            "node": node,
+            "timestamp_ms": winner[1][0],
+            "kept": side(winner),
+            "discarded": side(loser),
+            "later_lost": loser[2] > winner[2],  # write ids follow invocation order
+            "at_ms": self.network.now_ms,
+        }
+        self.last_tie = tie
+        if self.record:
+            self.emit({"type": "tie_broken", **tie})
 
     def _info(self, op_id, value, version) -> dict | None:
         if not self.record:
@@ -531,4 +586,5 @@ class Cluster:
             ],
             "hints": [h.as_dict() for h in self.hints.values()],
             "overlap": self.overlap,
+            "tie": self.last_tie,
         }

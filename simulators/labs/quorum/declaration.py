@@ -1,10 +1,11 @@
 """What the quorum lab lets a user choose and do, declared as data."""
 
+import re
 from dataclasses import replace
 
 from simulators.engine.clocked import PLAYBACK_ACTIONS
 from simulators.engine.cost import CostModel
-from simulators.engine.declaration import ActionSpec, Param
+from simulators.engine.declaration import ActionError, ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
 
 COPY_CHOICES = (3, 5)
@@ -25,6 +26,60 @@ LEVEL_LABELS = (
     "5",
 )
 AUTO = "auto"  # the coordinator: the next running node in turn
+# lost writes against skew: the same trials at each skew of one node's clock
+LADDER_DEFAULT = "0,-1,-5,-20,-100,-1000"
+LADDER_MAX_RUNGS = 8
+LADDER_CHOICES = (100, 1_000)
+LADDER_MAX_LENGTH = 80
+INTEGER = re.compile(r"[-+\u2212]?[0-9]+")
+
+
+def parse_ladder(text: str) -> tuple[int, ...]:
+    """The skews of a ladder ("0, -1, -5"), largest first; ActionError if it is not one.
+
+    Commas or spaces separate the rungs; a minus may be typed as "−" (U+2212)."""
+    parts = [part for part in re.split(r"[,;\s]+", text) if part]
+    if not parts:
+        raise ActionError(
+            "empty",
+            _("give at least one skew in milliseconds, e.g. 0,-1,-100"),
+            "ladder",
+        )
+    if len(parts) > LADDER_MAX_RUNGS:
+        raise ActionError(
+            "ladder_too_long",
+            _("a ladder has at most %(most)s skews; this one has %(count)s"),
+            "ladder",
+            most=LADDER_MAX_RUNGS,
+            count=len(parts),
+        )
+    rungs = []
+    for part in parts:
+        if not INTEGER.fullmatch(part):
+            raise ActionError(
+                "bad_ladder",
+                _("%(part)s is not a whole number of milliseconds"),
+                "ladder",
+                part=part[:12],
+            )
+        skew_ms = int(part.replace("\u2212", "-"))
+        if not -SKEW_BOUND_MS <= skew_ms <= SKEW_BOUND_MS:
+            raise ActionError(
+                "out_of_range",
+                _("a skew of %(skew)s ms is out of range: -%(bound)s to %(bound)s"),
+                "ladder",
+                skew=skew_ms,
+                bound=f"{SKEW_BOUND_MS:,}",
+            )
+        if skew_ms in rungs:
+            raise ActionError(
+                "ladder_repeats",
+                _("the skew %(skew)s ms is in the ladder twice"),
+                "ladder",
+                skew=skew_ms,
+            )
+        rungs.append(skew_ms)
+    return tuple(sorted(rungs, reverse=True))
 
 
 def level_param(name: str, label: str, help_text: str, *, per_operation: bool):
@@ -186,6 +241,42 @@ ACTIONS = (
         cost=TRIAL_COST * MAX_TRIALS,  # QuorumCost charges the count asked for
     ),
     ActionSpec(
+        "skew_ladder",
+        _("Lost writes against skew"),
+        (
+            replace(
+                NODE,
+                label=_("Clock skewed on"),
+                help=_("The node whose clock each rung sets; the other clocks stay."),
+            ),
+            Param(
+                "ladder",
+                _("Skews (ms)"),
+                "text",
+                default=LADDER_DEFAULT,
+                max_length=LADDER_MAX_LENGTH,
+                help=_(
+                    "Up to 8 skews, separated by commas; negative runs behind. "
+                    "The same trials run at each."
+                ),
+            ),
+            Param(
+                "count",
+                _("Trials per skew"),
+                "choice",
+                default=1_000,
+                choices=LADDER_CHOICES,
+                choice_labels=("100", "1,000"),
+            ),
+        ),
+        help=_(
+            "Run the same seeded trials with that node's clock at each skew and count "
+            "the acknowledged writes that no copy kept."
+        ),
+        # QuorumCost charges the trials asked for: count × rungs
+        cost=TRIAL_COST * LADDER_CHOICES[-1] * LADDER_MAX_RUNGS,
+    ),
+    ActionSpec(
         "replay_trial",
         _("Replay a trial"),
         (
@@ -210,4 +301,6 @@ class QuorumCost(CostModel):
     def charge(self, spec, args: dict) -> int:
         if spec.name == "run_trials":
             return TRIAL_COST * args["count"]
+        if spec.name == "skew_ladder":  # a ladder that does not parse is refused here
+            return TRIAL_COST * args["count"] * len(parse_ladder(args["ladder"]))
         return spec.cost

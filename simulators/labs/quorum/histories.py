@@ -15,7 +15,13 @@ The lab has one client, the learner at the controls (`LEARNER`); a run that driv
 cluster with several clients says whose each operation was with `clients`.
 """
 
-from simulators.engine.history import Op, checked
+from simulators.engine.history import (
+    Op,
+    check_linearizable,
+    check_monotonic_reads,
+    check_read_your_writes,
+    checked,
+)
 from simulators.labs.quorum.cluster import Cluster, Operation
 
 LEARNER = "learner"
@@ -39,3 +45,70 @@ def _op(op: Operation, client: str) -> Op:
         outcome = "info"
     value = op.value if op.kind == "write" or outcome == "ok" else None
     return Op(op.id, client, op.kind, value, op.invoke_step, op.complete_step, outcome)
+
+
+# the newest operations judged on the stage (the time diagram draws as many)
+JUDGED = 24
+
+
+def judged(cluster: Cluster, last: int = JUDGED) -> dict:
+    """The newest `last` operations as a history, and the checker's verdicts on it.
+
+    The writes that the judged reads returned are added from before the window, so
+    every value read has its write. A history cut this way keeps what the whole one
+    says: dropping reads, or writes no kept read returned, never makes a linearizable
+    history non-linearizable, so a break found here is a break of the whole history
+    (one that needs an older read to show is not looked for). JSON-safe:
+    `{"ops": [...], "verdicts": [linearizable, monotonic reads, read your writes]}`,
+    or `{"ops": [], "verdicts": []}` before the first operation.
+    """
+    window = list(cluster.ops.last(last))
+    if not window:
+        return {"ops": [], "verdicts": []}
+    first_id = window[0].id
+    sources = {
+        op.write_id
+        for op in window
+        if op.kind == "read" and op.status == "ok" and op.write_id
+    }
+    earlier = [cluster.ops[i - 1] for i in sorted(sources) if i < first_id]
+    history = checked(
+        (_op(op, LEARNER) for op in earlier + window), cluster.first_value
+    )
+    initial = cluster.first_value
+    verdicts = (
+        check_linearizable(history, initial),
+        check_monotonic_reads(history, initial),
+        check_read_your_writes(history, initial),
+    )
+    return {
+        # compact rows, as the history grows they are resent whole:
+        # [id, kind, value, invoke step, complete step or None (unknown), outcome]
+        "ops": [
+            [
+                op.id,
+                op.kind,
+                op.value,
+                op.invoke,
+                None if op.outcome == "info" else op.complete,
+                op.outcome,
+            ]
+            for op in history
+        ],
+        "verdicts": [_shown(verdict) for verdict in verdicts],
+    }
+
+
+def _shown(verdict) -> dict:
+    """A verdict as the stage needs it: why only when a promise is broken or could not
+    be checked (a frame carries every change, and the words of a kept promise never
+    change)."""
+    shown = {
+        "promise": verdict.promise,
+        "ok": verdict.ok,
+        "witness": list(verdict.witness),
+    }
+    if verdict.ok is not True:
+        shown["explanation"] = verdict.explanation
+        shown["params"] = dict(verdict.params)
+    return shown

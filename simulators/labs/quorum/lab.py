@@ -20,11 +20,20 @@ Choices made here, so the lab says what it does:
   handed over.
 - `set_copies` starts a fresh cluster: every copy at the first value, no faults.
   Levels given as numbers larger than the new N become N, and the event says so.
+- A fresh cluster's first value was written a seeded 0-999 ms before it began (its
+  version's timestamp is that far in the past), as a trial's is (`trials.py`): a write
+  through a node whose clock runs 1 ms behind is not lost to a value stamped at the
+  very same instant.
+- `skew_ladder` runs the counter's trials of the live configuration once per skew of
+  one node's clock, all from one seed, and keeps the lost writes at each for the chart.
+  A stopped node is refused (`node_stopped`): it coordinates no write, so every rung
+  would say 0.
 """
 
 from simulators.engine.clock import EventQueue
 from simulators.engine.clocked import ClockedLab
 from simulators.engine.declaration import ActionError
+from simulators.engine.history import EXPLANATIONS
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import derive_seed, make_rng
 from simulators.labs.quorum.cluster import TIMEOUT_MS, Cluster
@@ -35,9 +44,17 @@ from simulators.labs.quorum.declaration import (
     OPTIONS,
     SKEW_BOUND_MS,
     QuorumCost,
+    parse_ladder,
 )
+from simulators.labs.quorum.histories import judged
 from simulators.labs.quorum.tour import TOUR
-from simulators.labs.quorum.trials import TrialConfig, run_trials, start_trial
+from simulators.labs.quorum.trials import (
+    PREVIOUS_WRITE_MS,
+    TrialConfig,
+    run_skew_ladder,
+    run_trials,
+    start_trial,
+)
 
 HISTORY_SHOWN = 40
 ROW = {"flight": "UA 455", "column": "seats_remaining"}
@@ -61,6 +78,8 @@ class QuorumLab(ClockedLab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    # the history checker's verdicts come as English data: hello carries them translated
+    words = EXPLANATIONS
     cost_model = QuorumCost
 
     def __init__(self, seed: int = 0, **options) -> None:
@@ -72,6 +91,8 @@ class QuorumLab(ClockedLab):
         self.generation = 0
         self.batches = 0
         self.trials: dict | None = None
+        self.ladder: dict | None = None
+        self.ladders = 0
         self.replay: dict | None = None
         self.cluster = self._fresh_cluster(self.option_values["copies"])
 
@@ -79,6 +100,7 @@ class QuorumLab(ClockedLab):
         """A cluster with every copy at the first value, on a new queue, same clock."""
         self.queue = EventQueue(self.queue.clock)
         rng = make_rng(self.seed, f"network:{self.generation}")
+        age = make_rng(self.seed, f"initial:{self.generation}")
         self.generation += 1
         return Cluster(
             self.queue,
@@ -87,6 +109,7 @@ class QuorumLab(ClockedLab):
             read_repair=self.read_repair,
             hinted_handoff=self.hinted_handoff,
             origin_ms=self.now_ms,
+            initial_ms=self.now_ms - age.randrange(PREVIOUS_WRITE_MS),
         )
 
     @property
@@ -307,6 +330,32 @@ class QuorumLab(ClockedLab):
         }
         return [{"type": "trials_run", **self._trials_view()}]
 
+    def do_skew_ladder(self, node: str, ladder: str, count: int) -> list[dict]:
+        """Count lost writes in the same trials at each skew of `node`'s clock."""
+        rungs = parse_ladder(ladder)
+        found = self.network.find_node(node)
+        if not found.up:
+            raise ActionError(
+                "node_stopped",
+                _(
+                    "node %(node)s is stopped and coordinates no write, so its clock "
+                    "loses none; restart it or choose another"
+                ),
+                "node",
+                node=found.id,
+            )
+        config = self.trial_config()
+        self.ladders += 1
+        seed = derive_seed(self.seed, f"ladder:{self.ladders}")
+        self.ladder = {
+            "run": self.ladders,
+            "node": found.id,
+            "count": count,
+            "config": config.as_dict(),
+            "rungs": run_skew_ladder(config, found.id, rungs, seed, count),
+        }
+        return [{"type": "skew_ladder_run", **self.ladder}]
+
     def do_replay_trial(self, index: int) -> list[dict]:
         """Rebuild the cluster as trial `index` had it; its write starts now."""
         if self.trials is None:
@@ -380,7 +429,10 @@ class QuorumLab(ClockedLab):
             **cluster.snapshot(),
             "history": [op.as_dict() for op in cluster.ops.last(HISTORY_SHOWN)],
             "history_total": len(cluster.ops),
+            # the newest operations judged as Jepsen would (histories.py)
+            "checker": judged(cluster),
             "trials": self._trials_view(),
+            "skew_ladder": self.ladder,
             "replay": self.replay,
         }
 

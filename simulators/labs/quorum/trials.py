@@ -9,9 +9,20 @@ Everything random in trial `i` comes from one `random.Random` seeded from `(seed
 first the two coordinators and the gap, then every latency, in send order. So
 `start_trial` with the same arguments plays the same trial again, message for message,
 whether it runs in a batch (`record=False`) or live in the lab (`record=True`).
+
+The initial value is not written at the instant the trial begins: the row is a busy one
+(seats on a flight that is selling), so the previous booking was made a while before,
+`initial_age_ms` of the trial, 0 to 999 ms, uniform, drawn from its own stream
+`(seed, i, "initial")` so that every other draw stays as it was. A write stamped by a
+clock running `s` ms behind is older than that value, and lost, only when the previous
+booking was less than `s` ms earlier: none at a skew of 0, about one in a thousand of
+that node's writes at -1 ms, every one at -1,000 ms. (Stamped at the same instant, as it
+once was, the value made a 1 ms skew lose as many writes as a 1,000 ms one.)
+A write is *lost* when it was acknowledged and, at the end of the trial, no copy keeps
+it: every copy kept a larger version (in a one-write trial, the initial value's).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from simulators.engine.clock import EventQueue
@@ -19,6 +30,8 @@ from simulators.engine.rng import derive_seed
 from simulators.labs.quorum.cluster import NODE_IDS, TIMEOUT_MS, Cluster
 
 MAX_GAP_MS = 60
+# the initial value was written 0 to PREVIOUS_WRITE_MS - 1 ms before the trial's write
+PREVIOUS_WRITE_MS = 1_000
 # a trial is over by then: the write's timeout, the gap, the read's timeout, with room
 HORIZON_MS = 4 * TIMEOUT_MS + MAX_GAP_MS
 
@@ -69,6 +82,7 @@ class TrialResults:
     failed_writes: int
     failed_reads: int
     first_stale: int | None
+    lost_writes: int = 0
 
     def as_dict(self) -> dict:
         fraction = round(self.stale / self.reads_ok, 4) if self.reads_ok else 0.0
@@ -80,12 +94,18 @@ class TrialResults:
             "failed_writes": self.failed_writes,
             "failed_reads": self.failed_reads,
             "first_stale": self.first_stale,
+            "lost_writes": self.lost_writes,
         }
 
 
 def trial_seed(seed: int, index: int) -> int:
     """The seed of trial `index` in the batch seeded `seed`."""
     return derive_seed(seed, f"trial:{index}")
+
+
+def initial_age_ms(seed: int, index: int) -> int:
+    """How long before trial `index`'s write the initial value was written."""
+    return derive_seed(trial_seed(seed, index), "initial") % PREVIOUS_WRITE_MS
 
 
 def start_trial(
@@ -114,6 +134,7 @@ def start_trial(
         read_repair=config.read_repair,
         hinted_handoff=config.hinted_handoff,
         origin_ms=origin_ms,
+        initial_ms=origin_ms - initial_age_ms(seed, index),
         record=record,
     )
     w_level = config.w if levels[0] is None else levels[0]
@@ -123,9 +144,16 @@ def start_trial(
     return cluster
 
 
+def write_lost(cluster: Cluster, write) -> bool:
+    """Whether an acknowledged `write` is kept by no copy."""
+    if write.status != "ok":
+        return False
+    return all(copy.write_id != write.id for copy in cluster.copies.values())
+
+
 def run_trials(config: TrialConfig, seed: int, count: int) -> TrialResults:
-    """Run `count` trials of `config`; count stale reads and failed operations."""
-    stale = reads_ok = failed_writes = failed_reads = 0
+    """Run `count` trials of `config`; count stale reads, lost writes and failures."""
+    stale = reads_ok = failed_writes = failed_reads = lost = 0
     first_stale = None
     for index in range(count):
         cluster = start_trial(config, seed, index, EventQueue())
@@ -133,6 +161,8 @@ def run_trials(config: TrialConfig, seed: int, count: int) -> TrialResults:
         write, read = cluster.ops
         if write.status != "ok":
             failed_writes += 1
+        elif write_lost(cluster, write):
+            lost += 1
         if read.status == "ok":
             reads_ok += 1
             if read.stale:
@@ -142,5 +172,34 @@ def run_trials(config: TrialConfig, seed: int, count: int) -> TrialResults:
         else:
             failed_reads += 1
     return TrialResults(
-        count, stale, reads_ok, failed_writes, failed_reads, first_stale
+        count, stale, reads_ok, failed_writes, failed_reads, first_stale, lost
     )
+
+
+def with_skew(config: TrialConfig, node: str, skew_ms: int) -> TrialConfig:
+    """`config` with `node`'s clock `skew_ms` off (the other clocks as they were)."""
+    skews = [(n, ms) for n, ms in config.skews if n != node]
+    if skew_ms:
+        skews.append((node, skew_ms))
+    skews.sort()
+    return replace(config, skews=tuple(skews))
+
+
+def run_skew_ladder(
+    config: TrialConfig, node: str, ladder: tuple[int, ...], seed: int, count: int
+) -> list[dict]:
+    """The same `count` trials (one seed) at each skew of `node`'s clock in `ladder`:
+    only the skew differs between rungs, so a write lost at one skew is lost at every
+    larger one behind."""
+    rungs = []
+    for skew_ms in ladder:
+        results = run_trials(with_skew(config, node, skew_ms), seed, count)
+        rungs.append(
+            {
+                "skew_ms": skew_ms,
+                "lost_writes": results.lost_writes,
+                "stale": results.stale,
+                "acknowledged": count - results.failed_writes,
+            }
+        )
+    return rungs

@@ -1,7 +1,9 @@
 /**
  * Renderer of the quorum lab: N copies of one row on a fully meshed network, every
  * message flying, each copy's value and version, the write and read sets and their
- * shared copy, the history with stale reads marked, and the stale-read counter.
+ * shared copy, the newest operations as a time diagram with the history checker's
+ * verdicts (judged.js), the history with stale reads marked, the stale-read counter, a write lost
+ * to a timestamp tie in words, and lost writes plotted against clock skew.
  * Implements the renderer interface of docs/frontend.md.
  */
 
@@ -10,7 +12,9 @@ import { createNetworkView } from "../network-view.js";
 import { describeCopy, drawCopies } from "./quorum/copies.js";
 import { describeEvents } from "./quorum/describe.js";
 import { createHistory } from "./quorum/history.js";
-import { createMetrics, createSummary, createTrials } from "./quorum/panels.js";
+import { createJudged } from "./quorum/judged.js";
+import { createLadder } from "./quorum/ladder.js";
+import { createMetrics, createSummary, createTieNote, createTrials } from "./quorum/panels.js";
 import { messageKinds } from "./quorum/words.js";
 
 /** @import { Frame, Hello, Renderer, RendererSlots, Snapshot } from "../types.js" */
@@ -24,7 +28,10 @@ export function createRenderer() {
   let view = null;
   let summary = null;
   let trials = null;
+  let ladder = null;
+  let tieNote = null;
   let history = null;
+  let judged = null;
   let metrics = null;
   let side = null;
   let snapshot = null;
@@ -41,7 +48,10 @@ export function createRenderer() {
     view.update(next, frame);
     drawCopies(view, next);
     trials.update(next);
+    ladder.update(next);
+    tieNote.update(next);
     history.update(next);
+    judged.update(next);
     metrics.update(metricValues);
   }
 
@@ -67,12 +77,16 @@ export function createRenderer() {
         describeNode: (node, snap) => describeCopy(node, snap),
       });
       view.onLayout(() => snapshot && drawCopies(view, snapshot));
+      // the checker's verdict on the newest operations, under the cluster
+      judged = createJudged(root);
       const send = slots.send ?? (() => null);
       // the counter and the history table are the side panel's (under or beside the stage)
       side = document.createElement("div");
       side.className = "quorum-side";
       (slots.side ?? root).append(side);
+      tieNote = createTieNote(side);
       trials = createTrials(side, send, { readOnly: slots.readOnly });
+      ladder = createLadder(side, send, { readOnly: slots.readOnly });
       history = createHistory(side);
       metrics = createMetrics(slots.metrics ?? null);
       draw(hello.snapshot, hello.metrics);
@@ -88,10 +102,11 @@ export function createRenderer() {
 
     destroy() {
       view?.destroy();
+      judged?.destroy();
       metrics?.destroy();
       root?.remove();
       side?.remove();
-      view = root = side = summary = trials = history = metrics = snapshot = null;
+      view = root = side = summary = tieNote = trials = ladder = history = judged = metrics = snapshot = null;
     },
   };
 }

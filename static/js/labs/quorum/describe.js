@@ -92,6 +92,30 @@ const SENTENCES = {
       stale: num(e.stale),
       fraction: percent(e.stale_fraction),
     }),
+  tie_broken: (e) =>
+    e.later_lost
+      ? fmt(t("Timestamp tie at t=%(ts)s ms: %(kby)s's write #%(kept)s beats the later write #%(lost)s by %(lby)s (the larger writer id wins); #%(lost)s is discarded."), {
+          ts: num(e.timestamp_ms),
+          kby: e.kept.writer,
+          kept: num(e.kept.write),
+          lost: num(e.discarded.write),
+          lby: e.discarded.writer,
+        })
+      : fmt(t("Timestamp tie at t=%(ts)s ms: the later write #%(kept)s by %(kby)s wins it (the larger writer id)."), {
+          ts: num(e.timestamp_ms),
+          kept: num(e.kept.write),
+          kby: e.kept.writer,
+        }),
+  skew_ladder_run: (e) => {
+    const last = e.rungs[e.rungs.length - 1];
+    return fmt(t("Lost writes against %(node)s's clock skew: %(first)s at %(from)s ms, %(last)s at %(to)s ms."), {
+      node: e.node,
+      first: num(e.rungs[0].lost_writes),
+      from: num(e.rungs[0].skew_ms),
+      last: num(last.lost_writes),
+      to: num(last.skew_ms),
+    });
+  },
   trial_replayed: (e) =>
     fmt(t("Trial #%(index)s rebuilt: press Play to watch it."), { index: num(e.index) }),
 };

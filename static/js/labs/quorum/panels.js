@@ -4,7 +4,7 @@
  * lab-wide numbers in the metrics slot.
  */
 
-import { fmt, joinNames, num, percent, t } from "../../i18n.js";
+import { fmt, joinNames, num, percent, t, tn } from "../../i18n.js";
 import { levelText, listOf } from "./words.js";
 
 /**
@@ -14,7 +14,7 @@ import { levelText, listOf } from "./words.js";
  * @param {string | null} [text]
  * @returns {HTMLElementTagNameMap[K]}
  */
-function element(tag, cls, text = null) {
+export function element(tag, cls, text = null) {
   const el = document.createElement(tag);
   if (cls) el.className = cls;
   if (text !== null) el.textContent = text;
@@ -37,7 +37,11 @@ export function createSummary(parent) {
   const overlap = element("p", "q-overlap");
   const replay = element("p", "q-replay");
   replay.setAttribute("role", "status");
-  box.append(levels, promise, overlap, replay);
+  // a write lost to a timestamp tie, in one sentence where the drawing is (the stage
+  // keeps its height for the drawing); why, in full, in the side panel's tie note
+  const tie = element("p", "q-tie");
+  tie.hidden = true;
+  box.append(levels, promise, overlap, tie, replay);
   parent.append(box);
   return {
     update(snapshot) {
@@ -62,6 +66,11 @@ export function createSummary(parent) {
       );
       setText(overlap, overlapText(snapshot.overlap));
       setData(overlap, "shared", (snapshot.overlap?.shared ?? []).join(","));
+      tie.hidden = !snapshot.tie;
+      if (snapshot.tie) {
+        setText(tie, tieHeadline(snapshot.tie));
+        setData(tie, "lost", String(snapshot.tie.discarded.write));
+      }
       replay.hidden = !snapshot.replay;
       if (snapshot.replay) {
         setText(
@@ -73,6 +82,44 @@ export function createSummary(parent) {
       }
     },
   };
+}
+
+/** A tie between two writes, in one sentence: which won, which was discarded. */
+function tieHeadline(tie) {
+  const values = tieValues(tie);
+  return tie.later_lost
+    ? fmt(t("⚖ Same timestamp, t=%(ts)s ms: write #%(kept)s by %(kby)s beat the later write #%(lost)s by %(lby)s, which was discarded. Why: see “Timestamp tie”."), values)
+    : fmt(t("⚖ Same timestamp, t=%(ts)s ms: the later write #%(kept)s by %(kby)s won the tie over #%(lost)s by %(lby)s. Why: see “Timestamp tie”."), values);
+}
+
+function tieValues(tie) {
+  const { kept, discarded } = tie;
+  return {
+    ts: num(tie.timestamp_ms),
+    kept: num(kept.write),
+    kvalue: num(kept.value),
+    kby: kept.writer,
+    lost: num(discarded.write),
+    lvalue: num(discarded.value),
+    lby: discarded.writer,
+  };
+}
+
+/**
+ * A tie between two writes stamped in the same millisecond, in words: which two, what
+ * broke the tie (the writer's id, here; Cassandra compares the values) and what was lost.
+ */
+function tieText(tie) {
+  const values = tieValues(tie);
+  const same = fmt(
+    t("Same timestamp: write #%(kept)s (%(kvalue)s seats, by %(kby)s) and write #%(lost)s (%(lvalue)s seats, by %(lby)s) were both stamped t=%(ts)s ms, so the timestamps cannot say which came later. The tie goes to the larger writer id, %(kby)s."),
+    values,
+  );
+  const lost = tie.later_lost
+    ? fmt(t("The later write #%(lost)s by %(lby)s was discarded: every copy that gets both keeps %(kvalue)s, even if #%(lost)s was acknowledged."), values)
+    : fmt(t("This time the later write, #%(kept)s, won; the earlier #%(lost)s was replaced."), values);
+  const cassandra = t("Cassandra breaks such ties just as blindly: it keeps the larger value.");
+  return `${same} ${lost} ${cassandra}`;
 }
 
 function overlapText(overlap) {
@@ -92,6 +139,24 @@ function overlapText(overlap) {
     ? fmt(t("Shared copy: %(set)s."), { set: listOf(overlap.shared) })
     : t("No shared copy: the read could not see that write.");
   return `${writePart} ${readPart} ${shared}`;
+}
+
+/** The last timestamp tie between two writes, explained in full; hidden until one. */
+export function createTieNote(parent) {
+  const section = element("section", "q-tie-note");
+  section.setAttribute("aria-labelledby", "q-tie-title");
+  section.hidden = true;
+  const title = element("h2", null, t("Timestamp tie"));
+  title.id = "q-tie-title";
+  const text = element("p", null);
+  section.append(title, text);
+  parent.append(section);
+  return {
+    update(snapshot) {
+      section.hidden = !snapshot.tie;
+      if (snapshot.tie) setText(text, tieText(snapshot.tie));
+    },
+  };
 }
 
 /** The stale-read counter, with a button that replays the first stale trial. */
@@ -173,7 +238,16 @@ function trialsText(trials) {
       fr: num(trials.failed_reads),
     },
   );
-  return `${setup} ${result}`;
+  if (!trials.lost_writes) return `${setup} ${result}`;
+  const lost = fmt(
+    tn(
+      "%(n)s acknowledged write was lost: its timestamp was older than the value it replaced, so no copy kept it.",
+      "%(n)s acknowledged writes were lost: their timestamps were older than the value they replaced, so no copy kept them.",
+      trials.lost_writes,
+    ),
+    { n: num(trials.lost_writes) },
+  );
+  return `${setup} ${result} ${lost}`;
 }
 
 /** The lab-wide numbers in the metrics slot. */
