@@ -7,8 +7,11 @@ simulated minute under each refill strategy (each against the plainest loop,
 paired); graph-traversal's expansion and shortest paths on 100,000-edge networks
 against networkx (paired), and its recursive SQL in SQLite; the network engine
 against SimPy (paired);
-the quorum counter; seek and cold load at 1,000, 10,000 and 50,000 actions for every
-lab; the browser's p95 frame time at 1x and 4x CPU slow-down (hash-placement's dots,
+the quorum counter; replication's 100,000 writes and a failover against the bare
+event engine; two-phase-commit's 10,000 bank transfers against the bare
+engine (paired); the history checker on a 100-operation quorum history; seek and
+cold load at 1,000, 10,000 and 50,000 actions for every lab; the browser's p95 frame
+time at 1x and 4x CPU slow-down (hash-placement's dots,
 200 messages, range-splits' slices, cache-stampede's herd, graph-traversal's large
 networks settling); the bytes an embed
 transfers before it is drawn; each lab's first drawing at 150 ms round trip,
@@ -34,12 +37,15 @@ import sys
 from benchmarks.cache_stampede import stampede_rows
 from benchmarks.graph_traversal import traversal_rows
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
+from benchmarks.history_checker import checker_rows
 from benchmarks.network_engine import engine_rows, quorum_rows
 from benchmarks.range_splits import range_rows
 from benchmarks.replay_costs import cost_rows
+from benchmarks.replication import replication_rows
 from benchmarks.scatter_gather import scatter_rows
 from benchmarks.seek import seek_rows
 from benchmarks.timing import render
+from benchmarks.two_phase_commit import two_phase_rows
 from simulators.airline import Airline
 
 
@@ -77,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         *stampede_rows(args.repeat),
         *traversal_rows(args.repeat),
         *engine_rows(args.repeat),
+        *replication_rows(args.repeat),
         *quorum_rows(args.repeat),
+        *two_phase_rows(10_000, args.repeat),
+        *checker_rows(args.repeat),
         *seek_rows(),
         *cost_rows(args.repeat),
     ]

@@ -32,11 +32,13 @@ from simulators.labs.hash_placement.placements import ring_tokens  # noqa: E402
 
 HIGH, LOW = 1.5, 0.2  # a declaration outside this band of the measured cost misses
 MILLION = ("load_keys", {"kind": "registration", "count": 1_000_000})
+LADDER = "0,-1,-5,-20,-100,-1000"  # quorum's lost writes against skew
 WRITE = ("write", {"w": "ALL", "coordinator": "A"})
 SETTLE = ("advance", {"ms": 60_000})
 IDS = ("write", {"kind": "uniform", "count": 60_000, "rate": 5_000})
 STAMPS = ("write", {"kind": "timestamps", "count": 60_000, "rate": 20_000})
 REGS = ("write", {"kind": "skewed", "count": 60_000, "rate": 5_000})
+R_FAR = {"server": "C", "mode": "async", "place": "ocean"}
 
 # (lab, what, the steps before, the steps timed)
 CASES = [
@@ -142,6 +144,42 @@ CASES = [
         "replay a trial",
         [("run_trials", {"count": 100})],
         [("replay_trial", {"index": 7})],
+    ),
+    (
+        "quorum",
+        "lost writes against skew: 6 skews × 1,000 trials",
+        [],
+        [("skew_ladder", {"node": "A", "ladder": LADDER, "count": 1000})],
+    ),
+    ("replication", "make the lab", [], []),
+    (
+        "replication",
+        "change an email and deliver it",
+        [],
+        [("write", {"client": "ana"}), SETTLE],
+    ),
+    (
+        "replication",
+        "a burst of 2,000 records, shipped and applied",
+        [],
+        [("burst", {"count": 2_000}), SETTLE],
+    ),
+    (
+        "replication",
+        "kill the primary and promote, 20,000 records",
+        [*[("burst", {"count": 2_000})] * 10, ("set_replica", R_FAR)],
+        [("kill_primary", {}), ("promote", {"server": "C"}), SETTLE],
+    ),
+    (
+        "replication",
+        "bring the old primary back, 20,000 records",
+        [
+            *[("burst", {"count": 2_000})] * 10,
+            ("set_replica", R_FAR),
+            ("kill_primary", {}),
+            ("promote", {"server": "C"}),
+        ],
+        [("restart", {"server": "A"}), SETTLE],
     ),
     ("cache-stampede", "make the lab", [], []),
     (
@@ -308,6 +346,29 @@ CASES = [
             SETTLE,
         ],
         [("restart_node", {"node": "C"}), SETTLE],
+    ),
+    ("two-phase-commit", "make the lab", [], []),
+    (
+        "two-phase-commit",
+        "book a seat on both shards and deliver",
+        [],
+        [("book", {"seat": "12A"}), SETTLE],
+    ),
+    (
+        "two-phase-commit",
+        "the whole bank workload, 200 operations",
+        [],
+        [("start_bank", {}), ("advance", {"ms": 60_000})],
+    ),
+    (
+        "two-phase-commit",
+        "recover the coordinator, its decision sent again",
+        [
+            ("crash_between_phases", {"point": "after_decision"}),
+            ("book", {"seat": "12A"}),
+            SETTLE,
+        ],
+        [("recover_server", {"node": "coordinator"}), SETTLE],
     ),
 ]
 

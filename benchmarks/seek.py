@@ -192,6 +192,54 @@ def script(slug: str, rng: random.Random):
                     ("rank_closures", {}),
                 ]
             )
+        elif slug == "replication":
+            yield rng.choice(
+                [
+                    ("write", {"client": rng.choice(["ana", "ben"])}),
+                    (
+                        "read",
+                        {
+                            "client": "ana",
+                            "row": "email",
+                            "server": rng.choice(["primary", "B"]),
+                        },
+                    ),
+                    ("burst", {"count": rng.randint(1, 50)}),
+                    ("advance", {"ms": rng.randint(5, 80)}),
+                    ("advance", {"ms": rng.randint(5, 80)}),
+                    (
+                        "set_read_your_writes",
+                        {"fix": rng.choice(["off", "primary_after_write"])},
+                    ),
+                ]
+            )
+        elif slug == "two-phase-commit":
+            yield rng.choice(
+                [
+                    ("book", {"seat": rng.choice(["12A", "12B", "12C", "12D"])}),
+                    ("set_fare", {"seat": "12A", "fare": rng.randint(50, 500)}),
+                    (
+                        "transfer",
+                        {
+                            "source": rng.randint(1, 4),
+                            "target": rng.randint(5, 8),
+                            "amount": rng.randint(1, 5),
+                        },
+                    ),
+                    ("read_accounts", {}),
+                    ("advance", {"ms": rng.randint(10, 200)}),
+                    ("advance", {"ms": rng.randint(10, 200)}),
+                    (
+                        "crash_server",
+                        {"node": rng.choice(["coordinator", "flights", "bookings"])},
+                    ),
+                    (
+                        "recover_server",
+                        {"node": rng.choice(["coordinator", "flights", "bookings"])},
+                    ),
+                    ("crash_between_phases", {"point": "after_decision"}),
+                ]
+            )
         else:
             yield rng.choice(
                 [

@@ -7,14 +7,18 @@ from simulators.labs.partition_cap import PartitionCapLab
 from simulators.labs.quorum import QuorumLab
 from simulators.labs.range_splits import RangeSplitsLab
 from simulators.labs.rate_limit_race import RateLimitRaceLab
+from simulators.labs.replication import ReplicationLab
 from simulators.labs.scatter_gather import ScatterGatherLab
+from simulators.labs.two_phase_commit import TwoPhaseCommitLab
 
 BUILT = (
     HashPlacementLab,
     RangeSplitsLab,
     ScatterGatherLab,
+    ReplicationLab,
     QuorumLab,
     PartitionCapLab,
+    TwoPhaseCommitLab,
     CacheStampedeLab,
     RateLimitRaceLab,
     GraphTraversalLab,

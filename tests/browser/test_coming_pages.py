@@ -18,8 +18,8 @@ pytestmark = pytest.mark.browser
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SIZES = [pytest.param(WIDE, id="1280x800"), pytest.param(PHONE, id="390x844")]
-COMING = "two-phase-commit"
-TITLE = "The seat and the booking on two shards"
+COMING = "kv-console"
+TITLE = "A Redis-like store you can type into"
 
 
 @pytest.fixture(params=SIZES)
@@ -51,12 +51,12 @@ def test_a_coming_lab_has_a_page_of_the_site(sized, live_server_url):
     expect(title).to_have_text(TITLE)
     assert_in_first_screen(sized, title)
     chapter = sized.locator(".coming-page .eyebrow")
-    expect(chapter).to_have_text("Chapter 2 · Replication and consistency")
+    expect(chapter).to_have_text("Chapter 3 · Key-value stores and caches")
     expect(sized.get_by_text("This lab is still being built")).to_be_visible()
     assert_no_sideways_scroll(sized)
     # the same chapter's built labs come first
     links = sized.locator(".ready-labs a.lab-link")
-    expect(links.first).to_have_text("N, W, R and reads that miss the write")
+    expect(links.first).to_have_text("Cache-aside, expiry and the thundering herd")
     assert sized.console_errors == []
 
 
@@ -71,7 +71,7 @@ def test_the_built_labs_are_reached_by_keyboard_from_a_coming_lab(
     else:
         pytest.fail("no lab link took the focus after 8 presses of Tab")
     sized.keyboard.press("Enter")
-    expect(sized).to_have_url(re.compile(r"/labs/quorum/$"))
+    expect(sized).to_have_url(re.compile(r"/labs/cache-stampede/$"))
     expect(sized.locator("#stage")).not_to_have_attribute("aria-busy", "true")
 
 

@@ -57,7 +57,7 @@ def act_once(page) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/join/", "/join/?code=%00", "/labs/two-phase-commit/"]
+    "path", ["/", "/join/", "/join/?code=%00", "/labs/kv-console/"]
 )
 def test_the_plain_pages_keep_to_the_policy(watched, live_server_url, path):
     visit(watched, live_server_url + path)
@@ -112,8 +112,8 @@ def test_an_embed_keeps_to_the_policy(watched, live_server_url):
 
 
 def test_the_embed_of_a_coming_lab_keeps_to_the_policy(watched, live_server_url):
-    visit(watched, f"{live_server_url}/embed/two-phase-commit/?theme=dark")
-    expect(watched.locator("h1")).to_have_text("The seat and the booking on two shards")
+    visit(watched, f"{live_server_url}/embed/kv-console/?theme=dark")
+    expect(watched.locator("h1")).to_have_text("A Redis-like store you can type into")
     assert_within_policy(watched)
 
 

@@ -22,13 +22,17 @@ LABS = {
     "hash-placement": ["add_shard", "lookup"],
     "range-splits": ["write", "range_query"],
     "scatter-gather": ["query_scatter", "measure"],
+    "replication": ["burst", "read"],
     "quorum": ["write", "read"],
     "partition-cap": ["book", "split"],
+    "two-phase-commit": ["book", "set_fare"],
     "cache-stampede": ["skip_to_expiry", "set_strategy"],
     "rate-limit-race": ["run_all", "every_ordering"],
     "graph-traversal": ["course_query", "run"],
 }
 WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+# an email address is data (replication's passengers), not words: it is not translated
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 # Everything a page shows, as a screen reader would meet it: visible text nodes and
 # the accessible names and descriptions written as attributes.
@@ -83,7 +87,7 @@ def english_left(page, allowed: set[str]) -> list[tuple[str, str, str]]:
     """(word, where, text) for each English word shown that no translation keeps."""
     left = []
     for text, where in page.evaluate(SHOWN):
-        for word in WORD.findall(text):
+        for word in WORD.findall(EMAIL.sub(" ", text)):
             if len(word) < 3 or word.isupper():
                 continue  # A, n1, ONE, QUORUM, LAX: names and codes, not prose
             if word.lower() not in allowed:

@@ -16,8 +16,10 @@ SIZES = [pytest.param(WIDE, id="1280"), pytest.param(PHONE, id="390")]
 # each lab's first primary action: the quick bar's button a student clicks first
 PRIMARY = {
     "hash-placement": "add_shard",
+    "replication": "write",
     "quorum": "write",
     "partition-cap": "book",
+    "two-phase-commit": "book",
     "cache-stampede": "skip_to_expiry",
     "graph-traversal": "course_query",
 }

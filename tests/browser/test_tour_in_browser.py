@@ -108,6 +108,11 @@ def assert_the_labs_point_shows(page, slug):
         # the global index read that missed the fresh write, said so
         expect(page.locator(".sg-missed")).to_contain_text("flight 501")
         expect(page.locator(".sg-tail .sg-point")).to_have_count(14)
+    elif slug == "replication":
+        # the read asked C and was answered by the primary, with the new address
+        read = page.locator('#stage .rp-read[data-stale="false"]')
+        expect(read).to_contain_text("(asked C)", timeout=WAIT_MS)
+        expect(read).to_contain_text("ana.lopez+2@newmail.example")
     elif slug == "quorum":
         stale = page.locator('.q-history tr[data-kind="read"][data-stale="true"]')
         expect(stale).to_have_count(1)
@@ -132,6 +137,15 @@ def assert_the_labs_point_shows(page, slug):
         costs = page.locator('[data-spot="costs"]')
         expect(costs).to_contain_text("13 → 13 edges read", timeout=WAIT_MS)
         expect(costs).to_contain_text("table: 13 → 130 rows")
+    elif slug == "two-phase-commit":
+        # the recovered coordinator's commit landed: seat 12B is P2's, unlocked, and
+        # the booking whose client never heard is marked committed afterwards
+        seat = page.locator('#stage [data-panel="flights"] [data-row="seat:12B"]')
+        expect(seat).to_contain_text("P2", timeout=WAIT_MS)
+        expect(seat).not_to_contain_text("lock")
+        ops = page.locator(".tp-ops")
+        expect(ops).to_contain_text("info (unknown)")
+        expect(ops).to_contain_text("committed")
     else:
         expect(page.locator(".pc-vanished")).to_be_visible(timeout=WAIT_MS)
 
@@ -242,6 +256,17 @@ OWN_CLICKS = {
         "write": submit,
         "global-index": lambda t: (choose(t, "Index", index=1), submit(t)),
     },
+    "replication": {
+        "burst": submit,
+        "change-email": submit,
+        "read-from-c": submit,
+        "fix-sticky": lambda t: (
+            choose(t, "Fix", label="the primary for 3 s after your own write"),
+            submit(t),
+        ),
+        "change-again": submit,
+        "read-again": submit,
+    },
     "quorum": {
         "levels-one": lambda t: (
             choose(t, "W", label="ONE (1 copy)"),
@@ -278,6 +303,13 @@ OWN_CLICKS = {
         "fewest-to-sea": lambda t: t.click(),
         "avoid-ord": lambda t: t.click(),
         "grow": lambda t: t.get_by_role("switch").click(),
+    },
+    "two-phase-commit": {
+        "book": submit,
+        "set-trap": submit,
+        "book-again": lambda t: (choose(t, "Seat", value="12B"), submit(t)),
+        "blocked": lambda t: (choose(t, "Seat", value="12B"), submit(t)),
+        "recover": lambda t: t.click(),
     },
     "partition-cap": {
         "split": submit,

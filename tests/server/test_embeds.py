@@ -428,7 +428,7 @@ def test_a_seed_that_is_not_ascii_digits_is_left_out_of_the_snippet(client, seed
     assert iframe_src(response.json()["html"]) == f"{HOST}/embed/quorum/"
 
 
-@pytest.mark.parametrize("slug", ["two-phase-commit", "no-such-lab"])
+@pytest.mark.parametrize("slug", ["kv-console", "no-such-lab"])
 def test_an_unknown_lab_is_not_found(client, slug):
     assert_error(oembed(client, url=f"{HOST}/labs/{slug}/"), 404, "unknown_lab")
 

@@ -25,7 +25,7 @@ def test_only_built_labs_are_links_and_no_link_is_dead(client):
     html = client.get("/").content.decode()
     for built in ("hash-placement", "quorum", "partition-cap"):
         assert f'href="/labs/{built}/"' in html
-    assert 'href="/labs/two-phase-commit/"' not in html
+    assert 'href="/labs/kv-console/"' not in html
     assert 'href="#"' not in html
     for href in set(re.findall(r'href="(/[^"]*)"', html)):
         if href.startswith(settings.STATIC_URL):

@@ -69,7 +69,7 @@ def test_two_processes_with_different_hash_seeds_reach_the_same_digest():
 
 # The labs with a clock and the step-by-step ones: time, messages, faults, skew,
 # batch trials, readers drawn as they arrive, shuffled orders, all replayed.
-NETWORK_LABS = {"quorum", "partition-cap"}
+NETWORK_LABS = {"quorum", "partition-cap", "two-phase-commit", "replication"}
 SCRIPTS = {
     "quorum": [
         ("write", {"w": "ONE", "coordinator": "A"}),
@@ -82,6 +82,25 @@ SCRIPTS = {
         ("heal_all", {}),
         ("advance", {"ms": 500}),
         ("run_trials", {"count": 100}),
+        ("skew_ladder", {"node": "B", "ladder": "0,-5,-250", "count": 100}),
+    ],
+    "replication": [
+        ("set_replica", {"server": "B", "mode": "sync", "place": "region"}),
+        ("write", {"client": "ana"}),
+        ("read", {"client": "ana", "row": "email", "server": "C"}),
+        ("burst", {"count": 300}),
+        ("advance", {"ms": 30}),
+        ("take_down", {"server": "C", "ms": 500}),
+        ("set_read_your_writes", {"fix": "retry"}),
+        ("write", {"client": "ben"}),
+        ("read", {"client": "ben", "row": "email", "server": "B"}),
+        ("advance", {"ms": 700}),
+        ("kill_primary", {}),
+        ("promote", {"server": "C"}),
+        ("restart", {"server": "A"}),
+        ("set_acks", {"acks": "majority"}),
+        ("write", {"client": "ana"}),
+        ("advance", {"ms": 400}),
     ],
     "partition-cap": [
         ("split", {"group": "C"}),
@@ -117,6 +136,23 @@ SCRIPTS = {
         ("run_all", {}),
         ("pass_time", {"seconds": 61}),
         ("new_request", {"count": 120}),
+    ],
+    "two-phase-commit": [
+        ("book", {"seat": "12A"}),
+        ("advance", {"ms": 200}),
+        ("crash_between_phases", {"point": "after_decision"}),
+        ("book", {"seat": "12B"}),
+        ("advance", {"ms": 100}),
+        ("set_fare", {"seat": "12B", "fare": 99}),
+        ("advance", {"ms": 900}),
+        ("recover_server", {"node": "coordinator"}),
+        ("start_bank", {}),
+        ("advance", {"ms": 300}),
+        ("crash_server", {"node": "bookings"}),
+        ("advance", {"ms": 600}),
+        ("recover_server", {"node": "bookings"}),
+        ("set_mode", {"mode": "independent"}),
+        ("advance", {"ms": 5_000}),
     ],
     "graph-traversal": [
         ("course_query", {"question": "avoid_ord"}),

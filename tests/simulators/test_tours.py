@@ -268,6 +268,29 @@ def test_the_partition_cap_tour_sells_the_last_seat_twice(seed):
     assert metrics["copies_agree"] is True
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_two_phase_commit_tour_holds_the_locks_until_recovery(seed):
+    lab, frames = run_tour("two-phase-commit", seed)
+    (sprung,) = events_of(frames["book-again"], "trap_sprung")
+    assert sprung["point"] == "after_decision"
+    (held,) = [
+        e for e in events_of(frames["book-again"], "op_completed") if e["op"] == 2
+    ]
+    assert held["outcome"] == "info"
+    (queued,) = events_of(frames["blocked"], "op_invoked")
+    assert queued["route"] == "flights"
+    released = events_of(frames["recover"], "released")
+    assert [(e["shard"], e["txn"], e["why"]) for e in released][:1] in (
+        [("flights", 2, "commit")],
+        [("bookings", 2, "commit")],
+    )
+    settle(lab)
+    rows = lab.cluster.shards["flights"].rows
+    assert rows["seat:12B"] == {"passenger": "P2", "fare": 99}
+    assert lab.cluster.shards["bookings"].rows["booking:12B"] == "P2"
+    assert lab.metrics()["locks_held"] == 0
+
+
 def test_a_step_waits_for_the_users_own_way_of_doing_it_too():
     """The browser ends a step on any frame that matches, whoever sent it."""
     lab = LABS["quorum"](seed=0)
@@ -359,3 +382,20 @@ def test_the_graph_traversal_tour_finds_the_course_answers_and_grows(seed):
     assert shown["before"]["touched"] == shown["question"]["traversal"]["touched"]
     assert shown["before"]["table_rows"] * 10 == shown["question"]["table_rows"]
     assert shown["question"]["sql"]["comparisons"] > shown["before"]["comparisons"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_replication_tour_reads_the_old_address_then_the_new_one(seed):
+    lab, frames = run_tour("replication", seed)
+    assert events_of(frames["burst"], "burst")[0]["count"] == 2_000
+    (first,) = events_of(frames["read-from-c"], "op_completed")
+    assert (first["server"], first["stale"]) == ("C", True)
+    assert first["value"] == "ana.lopez@oldmail.example"
+    assert first["expected"] == "ana.lopez@newmail.example"
+    (again,) = events_of(frames["read-again"], "op_completed")
+    assert (again["asked"], again["server"], again["stale"]) == ("C", "A", False)
+    assert again["value"] == "ana.lopez+2@newmail.example"
+    # what the last notice invites: kill the primary and promote C
+    lab.apply("kill_primary", {})
+    lab.apply("promote", {"server": "C"})
+    assert lab.snapshot()["primary"] == "C"
