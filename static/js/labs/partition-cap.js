@@ -5,7 +5,8 @@
  * healing, what the copies found when they met and which bookings vanished.
  */
 
-import { fmt, num, t } from "../i18n.js";
+import { fmt, t } from "../i18n.js";
+import { createMetricsList } from "../metrics-list.js";
 import { createNetworkView } from "../network-view.js";
 import { describeEvents } from "./partition-cap/describe.js";
 import { drawPanels } from "./partition-cap/panels.js";
@@ -62,14 +63,7 @@ export function createRenderer() {
   }
 
   function drawMetrics(metrics) {
-    if (!metricsList) return;
-    for (const [key] of METRICS) {
-      const box = metricsList.querySelector(`[data-metric="${key}"]`);
-      const dd = box.querySelector("dd");
-      const text = num(metrics[key] ?? 0);
-      if (dd.textContent !== text) dd.textContent = text;
-      box.classList.toggle("is-nonzero", (metrics[key] ?? 0) > 0);
-    }
+    metricsList?.update(metrics);
   }
 
   /**
@@ -136,20 +130,7 @@ export function createRenderer() {
       const operations = createOperations(side);
       parts = { header, clients, verdicts, copies, operations };
 
-      if (slots.metrics) {
-        slots.metrics.innerHTML = "";
-        metricsList = document.createElement("dl");
-        metricsList.className = "pc-metrics";
-        for (const [key, label] of METRICS) {
-          const box = document.createElement("div");
-          box.dataset.metric = key;
-          const dt = document.createElement("dt");
-          dt.textContent = label();
-          box.append(dt, document.createElement("dd"));
-          metricsList.append(box);
-        }
-        slots.metrics.append(metricsList);
-      }
+      metricsList = createMetricsList(slots.metrics, METRICS, "pc-metrics");
       drawAll(hello.snapshot, hello.metrics);
     },
 
@@ -166,7 +147,7 @@ export function createRenderer() {
       view?.destroy();
       root?.remove();
       side?.remove();
-      metricsList?.remove();
+      metricsList?.destroy();
       view = null;
       root = null;
       side = null;

@@ -7,7 +7,8 @@
  * Implements the renderer interface of docs/frontend.md.
  */
 
-import { num, t } from "../i18n.js";
+import { t } from "../i18n.js";
+import { createMetricsList } from "../metrics-list.js";
 import { createNetworkView } from "../network-view.js";
 import { describeServer, drawCards } from "./replication/cards.js";
 import { describeEvents } from "./replication/describe.js";
@@ -65,14 +66,7 @@ export function createRenderer() {
   }
 
   function drawMetrics(metrics) {
-    if (!metricsList || !metrics) return;
-    for (const [key] of METRICS) {
-      const box = metricsList.querySelector(`[data-metric="${key}"]`);
-      const dd = box.querySelector("dd");
-      const text = num(metrics[key] ?? 0);
-      if (dd.textContent !== text) dd.textContent = text;
-      box.classList.toggle("is-nonzero", (metrics[key] ?? 0) > 0);
-    }
+    metricsList?.update(metrics);
   }
 
   /**
@@ -114,20 +108,7 @@ export function createRenderer() {
       side.className = "rp-side";
       (slots.side ?? root).append(side);
       parts = { summary, lag: createLag(side), lost: createLost(side), operations: createOperations(side) };
-      if (slots.metrics) {
-        slots.metrics.innerHTML = "";
-        metricsList = document.createElement("dl");
-        metricsList.className = "rp-metrics";
-        for (const [key, label] of METRICS) {
-          const box = document.createElement("div");
-          box.dataset.metric = key;
-          const dt = document.createElement("dt");
-          dt.textContent = label();
-          box.append(dt, document.createElement("dd"));
-          metricsList.append(box);
-        }
-        slots.metrics.append(metricsList);
-      }
+      metricsList = createMetricsList(slots.metrics, METRICS, "rp-metrics");
       drawAll(hello.snapshot, hello.metrics);
     },
 
@@ -143,7 +124,7 @@ export function createRenderer() {
       view?.destroy();
       root?.remove();
       side?.remove();
-      metricsList?.remove();
+      metricsList?.destroy();
       view = root = side = metricsList = parts = snapshot = null;
     },
   };

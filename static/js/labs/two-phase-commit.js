@@ -6,7 +6,8 @@
  * Implements the renderer interface of docs/frontend.md.
  */
 
-import { num, t } from "../i18n.js";
+import { t } from "../i18n.js";
+import { createMetricsList } from "../metrics-list.js";
 import { createNetworkView } from "../network-view.js";
 import { describeEvents } from "./two-phase-commit/describe.js";
 import { describeServer, drawPanels } from "./two-phase-commit/panels.js";
@@ -57,12 +58,7 @@ export function createRenderer() {
   let metricsList = null;
 
   function drawMetrics(metrics) {
-    if (!metricsList) return;
-    for (const [key] of METRICS) {
-      const dd = metricsList.querySelector(`[data-metric="${key}"] dd`);
-      const text = num(metrics[key] ?? 0);
-      if (dd.textContent !== text) dd.textContent = text;
-    }
+    metricsList?.update(metrics);
   }
 
   /**
@@ -102,20 +98,7 @@ export function createRenderer() {
       side.className = "tp-side";
       (slots.side ?? root).append(side);
       parts = [createCosts(side), createBank(side), createHistory(side)];
-      if (slots.metrics) {
-        slots.metrics.innerHTML = "";
-        metricsList = document.createElement("dl");
-        metricsList.className = "pc-metrics tp-metrics";
-        for (const [key, label] of METRICS) {
-          const box = document.createElement("div");
-          box.dataset.metric = key;
-          const dt = document.createElement("dt");
-          dt.textContent = label();
-          box.append(dt, document.createElement("dd"));
-          metricsList.append(box);
-        }
-        slots.metrics.append(metricsList);
-      }
+      metricsList = createMetricsList(slots.metrics, METRICS, "pc-metrics tp-metrics");
       drawAll(hello.snapshot, hello.metrics);
     },
 
@@ -131,7 +114,7 @@ export function createRenderer() {
       view?.destroy();
       root?.remove();
       side?.remove();
-      metricsList?.remove();
+      metricsList?.destroy();
       view = root = side = metricsList = snapshot = null;
       parts = [];
     },
