@@ -490,3 +490,22 @@ def test_the_quorum_snapshot_judges_a_quiet_run_linearizable_and_keeps_sources()
     ids = [op[0] for op in checker["ops"]]
     assert ids[0] == 1 and len(ids) == 25  # the write, and the newest 24 reads
     assert [v["ok"] for v in checker["verdicts"]] == [True, True, True]
+
+
+def test_the_stage_s_verdicts_are_bounded_cached_and_not_checkpointed():
+    """The stage's search stops at its limit ("too long to check", never a guess),
+    a snapshot judges again only when the operations changed, and the cache is not
+    part of what a checkpoint stores."""
+    import pickle
+
+    from simulators.labs.quorum.histories import judged
+
+    lab = new_then_old(385)
+    cut_short = judged(lab.cluster, work_limit=1)
+    assert cut_short["verdicts"][0]["ok"] is None
+    assert "Too long to check" in cut_short["verdicts"][0]["explanation"]
+    first = lab.snapshot()["checker"]
+    assert lab.snapshot()["checker"] is first  # nothing changed: the same verdicts
+    restored = pickle.loads(pickle.dumps(lab))
+    assert restored._judged_for is None
+    assert restored.snapshot()["checker"] == first

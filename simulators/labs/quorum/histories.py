@@ -49,9 +49,16 @@ def _op(op: Operation, client: str) -> Op:
 
 # the newest operations judged on the stage (the time diagram draws as many)
 JUDGED = 24
+# the search's limit on the stage: about 20 ms at worst on the machine of
+# docs/benchmarks.md (a visitor who keeps 24 operations in flight at once can make any
+# search explode; past this the verdict is "too long to check"), and shrinking a witness
+# as much again
+STAGE_WORK_LIMIT = 20_000
 
 
-def judged(cluster: Cluster, last: int = JUDGED) -> dict:
+def judged(
+    cluster: Cluster, last: int = JUDGED, work_limit: int = STAGE_WORK_LIMIT
+) -> dict:
     """The newest `last` operations as a history, and the checker's verdicts on it.
 
     The writes that the judged reads returned are added from before the window, so
@@ -59,12 +66,19 @@ def judged(cluster: Cluster, last: int = JUDGED) -> dict:
     says: dropping reads, or writes no kept read returned, never makes a linearizable
     history non-linearizable, so a break found here is a break of the whole history
     (one that needs an older read to show is not looked for). JSON-safe:
-    `{"ops": [...], "verdicts": [linearizable, monotonic reads, read your writes]}`,
+    `{"ops": [...], "verdicts": [linearizable, monotonic reads, read your writes]}`
+    (each `{promise, ok, witness}`, with `explanation` and `params` unless kept),
     or `{"ops": [], "verdicts": []}` before the first operation.
     """
+    return verdicts_of(window_of(cluster, last), cluster.first_value, work_limit)
+
+
+def window_of(cluster: Cluster, last: int = JUDGED) -> tuple[Op, ...]:
+    """The newest `last` operations and the earlier writes their reads returned, as a
+    checked history (`judged`)."""
     window = list(cluster.ops.last(last))
     if not window:
-        return {"ops": [], "verdicts": []}
+        return ()
     first_id = window[0].id
     sources = {
         op.write_id
@@ -72,12 +86,17 @@ def judged(cluster: Cluster, last: int = JUDGED) -> dict:
         if op.kind == "read" and op.status == "ok" and op.write_id
     }
     earlier = [cluster.ops[i - 1] for i in sorted(sources) if i < first_id]
-    history = checked(
-        (_op(op, LEARNER) for op in earlier + window), cluster.first_value
-    )
-    initial = cluster.first_value
+    return checked((_op(op, LEARNER) for op in earlier + window), cluster.first_value)
+
+
+def verdicts_of(
+    history: tuple[Op, ...], initial, work_limit: int = STAGE_WORK_LIMIT
+) -> dict:
+    """`judged`'s answer for a history from `window_of`."""
+    if not history:
+        return {"ops": [], "verdicts": []}
     verdicts = (
-        check_linearizable(history, initial),
+        check_linearizable(history, initial, work_limit),
         check_monotonic_reads(history, initial),
         check_read_your_writes(history, initial),
     )

@@ -46,7 +46,7 @@ from simulators.labs.quorum.declaration import (
     QuorumCost,
     parse_ladder,
 )
-from simulators.labs.quorum.histories import judged
+from simulators.labs.quorum.histories import verdicts_of, window_of
 from simulators.labs.quorum.tour import TOUR
 from simulators.labs.quorum.trials import (
     PREVIOUS_WRITE_MS,
@@ -85,6 +85,7 @@ class QuorumLab(ClockedLab):
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)
         self.levels = {"w": "QUORUM", "r": "QUORUM"}
+        self._judged_for = None  # (the judged operations' states, their verdicts)
         self.read_repair = True
         self.hinted_handoff = True
         self.rotation = 0
@@ -430,11 +431,27 @@ class QuorumLab(ClockedLab):
             "history": [op.as_dict() for op in cluster.ops.last(HISTORY_SHOWN)],
             "history_total": len(cluster.ops),
             # the newest operations judged as Jepsen would (histories.py)
-            "checker": judged(cluster),
+            "checker": self._judged(),
             "trials": self._trials_view(),
             "skew_ladder": self.ladder,
             "replay": self.replay,
         }
+
+    def _judged(self) -> dict:
+        """The checker's verdicts on the newest operations, judged again only when
+        they changed (a playing lab takes a snapshot ten times a second, and a search
+        may take up to STAGE_WORK_LIMIT steps). The cache is not state: a restored
+        lab judges afresh, to the same answer."""
+        history = window_of(self.cluster)
+        key = (history, self.cluster.first_value)
+        if self._judged_for is None or self._judged_for[0] != key:
+            self._judged_for = (key, verdicts_of(history, self.cluster.first_value))
+        return self._judged_for[1]
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_judged_for"] = None  # a cache, not state: checkpoints stay small
+        return state
 
     def metrics(self) -> dict:
         """Reads, stale reads, failures, messages and the counter's results."""
