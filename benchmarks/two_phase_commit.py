@@ -4,8 +4,10 @@ The lab's batch run (`simulators/labs/two_phase_commit/batch.py`): three clients
 10,000 transfers of at most 5 between 8 accounts on two shards, each across both
 shards a full two-phase commit (prepare, forced log writes, votes, the decision,
 commit, acknowledgements) and each within one shard a one-shard commit, with every
-lock, queue and timeout of the lab; `record=False`, as a batch runs. The check before
-anything is timed: the accounts still add up to 100.
+lock, queue and timeout of the lab; `record=False` and `direct=True`, as a batch runs
+(each message and timer a plain entry of the queue, still one event each; a test holds
+it equal to the lab's message by message). The check before anything is timed: the
+accounts still add up to 100.
 
 The peer is the bare event engine doing the same events: the same `Network` (same
 nodes, links and latency draws) carrying the same number of messages, in three

@@ -44,13 +44,19 @@ client never hears; the lab adds what the coordinator carried out when it recove
 
 Order inside the cluster is `step`, a counter bumped at every invoke and completion,
 so operations in one millisecond keep their order.
+
+Batch runs (`batch.py`) make the cluster `direct`: the same protocol, its messages and
+timers queued as plain tuples with their handlers instead of `Message` objects looked
+up by kind (`Cluster._go_direct`; a test holds it equal to the lab's way).
 """
 
+from collections import deque
+from heapq import heappop, heappush
 from random import Random
 
 from simulators.engine.clock import EventQueue
 from simulators.engine.i18n import gettext_noop as _
-from simulators.engine.network import Latency, Network
+from simulators.engine.network import DELIVER, TIMER, Latency, Network
 
 CLIENT, COORDINATOR, FLIGHTS, BOOKINGS = "client", "coordinator", "flights", "bookings"
 SHARDS = (FLIGHTS, BOOKINGS)
@@ -159,10 +165,16 @@ class Txn:
         self.round_trips = 0
         self.invoke_ms, self.done_ms = now_ms, None
         self.first = None  # independent mode: the shard whose half is sent first
-        self.shards = [s for s in SHARDS if s in parts]
-        self.reads_only = all(
-            c is None for rows in parts.values() for _r, _m, c in rows
-        )
+        if len(parts) == 2 and FLIGHTS in parts and BOOKINGS in parts:
+            self.shards = [FLIGHTS, BOOKINGS]  # the list below, in its commonest case
+        else:
+            self.shards = [s for s in SHARDS if s in parts]
+        for rows in parts.values():
+            if not _reads(rows):
+                self.reads_only = False
+                break
+        else:
+            self.reads_only = True
 
     def costs(self) -> dict:
         return {
@@ -192,6 +204,30 @@ class Txn:
         }
 
 
+def _reads(rows) -> bool:
+    """Whether `rows` ((row, mode, change)) only read: no change (a loop: a
+    generator in `all` costs more, and batch runs ask for every request)."""
+    for row in rows:  # noqa: SIM110
+        if row[2] is not None:
+            return False
+    return True
+
+
+def _names(rows) -> list:
+    """The names of `rows` ((row, mode, change)), in order."""
+    if len(rows) == 1:
+        return [rows[0][0]]
+    return [row[0] for row in rows]
+
+
+def _queued(waiting: list, txn_id: int) -> bool:
+    """Whether a request of `txn_id` waits in `waiting`."""
+    for request in waiting:  # noqa: SIM110 (a loop: cheaper than a generator)
+        if request.txn == txn_id:
+            return True
+    return False
+
+
 class Request:
     """A request for locks waiting in (or granted by) one shard."""
 
@@ -199,9 +235,13 @@ class Request:
 
     def __init__(self, txn, rows, kind, reply_to, now_ms) -> None:
         self.txn, self.rows, self.kind, self.reply_to = txn, rows, kind, reply_to
-        self.reads = all(change is None for _r, _m, change in rows)
         self.granted = False
         self.since_ms = now_ms
+        self.reads = True  # _reads(rows), inline
+        for row in rows:
+            if row[2] is not None:
+                self.reads = False
+                break
 
 
 class Shard:
@@ -251,12 +291,16 @@ class Shard:
     def unlock(self, txn: int, rows=None) -> None:
         """Let go of `txn`'s locks (on `rows`, when the caller knows them)."""
         locks = self.locks
-        for row in [r for r, _m, _c in rows] if rows is not None else list(locks):
+        if rows is None:
+            rows = [(row, None, None) for row in locks]
+        for row, _mode, _change in rows:
             lock = locks.get(row)
-            if lock is not None and txn in lock["holders"]:
-                lock["holders"].remove(txn)
-                if not lock["holders"]:
-                    del locks[row]
+            if lock is not None:
+                holders = lock["holders"]
+                if txn in holders:
+                    holders.remove(txn)
+                    if not holders:
+                        del locks[row]
 
     def holds(self, txn: int) -> bool:
         return any(txn in lock["holders"] for lock in self.locks.values())
@@ -350,8 +394,16 @@ class Cluster:
     """The client, the coordinator and both shards, on one network."""
 
     def __init__(
-        self, queue: EventQueue, rng: Random, *, record: bool = True, mode="2pc"
+        self,
+        queue: EventQueue,
+        rng: Random,
+        *,
+        record: bool = True,
+        mode="2pc",
+        direct: bool = False,
     ) -> None:
+        if direct and record:
+            raise ValueError("a direct cluster records no events: record=False")
         self.record = record
         self.network = Network(
             queue,
@@ -380,12 +432,151 @@ class Cluster:
         self.listeners: list = []  # called with each finished operation (workload)
         self.timer_handlers: dict = {}  # kind -> handler(payload), the workload's
         self.resent: dict = {}  # txn -> shards that acknowledged a resent decision
+        self.direct = direct
+        if direct:
+            self._go_direct()
+
+    # -- batch runs: messages and timers as plain entries of the queue -------------
+
+    def _go_direct(self) -> None:
+        """Carry messages and timers on the queue as plain tuples, each with the
+        handler it will run, instead of a `Message` per message and a timer that the
+        network looks up by kind (batch runs; `record=False`).
+
+        The same queue, the same entries in the same order (`(time, priority, seq)`:
+        a message is `DELIVER`, a timer `TIMER`, `seq` the queue's counter), the same
+        latency draws from the network's RNG in the same order, the same counts
+        (`sent`, `delivered`, `lost`); a message to a stopped node is lost, a timer
+        of a node stopped since it was set never fires, as `Network` does. What is
+        missing is for drawing only: the network's `in_flight` (and snapshot) shows
+        no direct message; and this lab cuts no links. Run it with `run_until` (the
+        cluster's, not the network's). A test holds a direct run equal to one message
+        by message, crashes included (test_two_phase_commit_direct.py).
+        """
+        net = self.network
+        # src -> dst -> kind -> (base delay, jitter span, handler at dst)
+        routes: dict = {}
+        for src in net.nodes:
+            routes[src] = {}
+            for dst, link in net._route[src].items():
+                latency = link.latency
+                if latency.tail_permille or not link.up:
+                    raise ValueError("a direct cluster draws no tails, cuts no links")
+                span = latency.jitter_ms + 1 if latency.jitter_ms else 0
+                bound = {k: f.__get__(self) for k, f in _DELIVER[dst].items()}
+                routes[src][dst] = {
+                    k: (latency.base_ms, span, bound.get(k, _ignore)) for k in KINDS
+                }
+        self._timer_kinds = timer_kinds = {
+            k: f.__get__(self) for k, f in _TIMERS.items()
+        }
+        queue, clock, random = net.queue, net._clock, net.rng.random
+        heap, nodes, stopped = queue._heap, net.nodes, net.stopped
+        workload_timer = self._workload_timer
+        # The long timers, each with one delay, fire in the order they were set: each
+        # waits in its lane and only the first of a lane is in the heap, which stays
+        # as small as the messages keep it (the next is pushed when it is popped:
+        # the heap still pops every entry in `(time, priority, seq)` order).
+        lanes = {ms: deque() for ms in (CLIENT_TIMEOUT_MS, VOTE_TIMEOUT_MS, INQUIRY_MS)}
+
+        # closures, not methods: their names are cells, not attributes of self
+
+        def send(txn, src, dst, kind, payload, protocol=False) -> None:
+            """`send` of a direct cluster: `Network.send`'s draw, one tuple queued."""
+            if txn is not None and protocol:
+                txn.messages += 1
+            if stopped and src in stopped:
+                raise ValueError(f"stopped node {src!r} cannot send")
+            base, span, handler = routes[src][dst][kind]
+            delay = base + int(random() * span) if span else base
+            net._next_id += 1
+            seq = queue._seq
+            queue._seq = seq + 1
+            at = clock.now_ms + (delay if delay > 1 else 1)
+            heappush(heap, (at, DELIVER, seq, handler, dst, src, payload, None))
+
+        def set_timer(node: str, delay_ms: int, kind: str, payload) -> None:
+            """`set_timer` of a direct cluster: one tuple queued, its handler in it."""
+            try:
+                handler = timer_kinds[kind]
+            except KeyError:
+                handler = workload_timer(kind)
+            where = nodes[node]
+            seq = queue._seq
+            queue._seq = seq + 1
+            at = clock.now_ms + delay_ms
+            lane = lanes.get(delay_ms)
+            entry = (at, TIMER, seq, handler, where, where.epoch, payload, lane)
+            if lane is None:
+                heappush(heap, entry)
+            elif lane:
+                lane.append(entry)  # behind the one of its lane in the heap
+            else:
+                lane.append(entry)
+                heappush(heap, entry)
+
+        self.send = send  # type: ignore[method-assign]
+        self.set_timer = set_timer  # type: ignore[method-assign]
+
+    def _workload_timer(self, kind: str):
+        """A direct timer's handler for a kind of the workload's (`timer_handlers`,
+        looked up when it fires, as `_on_timer` does)."""
+        handlers = self.timer_handlers
+
+        def fire(_node: str, payload) -> None:
+            handler = handlers.get(kind)
+            if handler is not None:
+                handler(payload)
+
+        self._timer_kinds[kind] = fire
+        return fire
+
+    def run_until(self, until_ms: int) -> int:
+        """Run every message and timer due by `until_ms`; how many events ran (as
+        `Network.run_until`, which a cluster that is not direct runs)."""
+        net = self.network
+        if not self.direct:
+            return net.run_until(until_ms)
+        if until_ms.__class__ is not int:
+            raise ValueError("until_ms must be an integer")
+        heap, clock, stopped = net.queue._heap, net._clock, net.stopped
+        ran = delivered = lost = last = 0
+        try:
+            while heap:
+                entry = heappop(heap)
+                at, timer, _seq, handler, node, other, payload, lane = entry
+                if at > until_ms:  # the first past the window: back where it was
+                    heappush(heap, entry)
+                    break
+                clock.now_ms = at
+                ran += 1
+                if timer:  # node: the Node, other: its epoch when the timer was set
+                    if lane is not None:  # the next of its lane takes its place
+                        lane.popleft()
+                        if lane:
+                            heappush(heap, lane[0])
+                    if node.epoch == other and node.up:
+                        handler(node.id, payload)
+                elif stopped and node in stopped:
+                    lost += 1  # arrived at a stopped node
+                else:  # node: where it arrives, other: where it came from
+                    delivered += 1
+                    last = at
+                    handler(node, other, payload)
+        finally:
+            net.delivered += delivered
+            net.lost += lost
+            if delivered:
+                net.last_delivery_ms = max(net.last_delivery_ms, last)
+        if clock.now_ms < until_ms:
+            clock.now_ms = until_ms
+        return ran
 
     # -- helpers -------------------------------------------------------------------
 
     @property
     def now_ms(self) -> int:
-        return self.network.queue.clock.now_ms
+        return self.network._clock.now_ms
 
     def up(self, node: str) -> bool:
         return self.network.nodes[node].up
@@ -401,6 +592,10 @@ class Cluster:
         info = {"txn": payload[0]} if self.record else None
         self.network.send(src, dst, kind, payload, info)
 
+    def set_timer(self, node: str, delay_ms: int, kind: str, payload) -> None:
+        """`_on_timer(node, kind, payload)` in `delay_ms`, unless `node` stops first."""
+        self.network.set_timer(node, delay_ms, kind, payload)
+
     # -- client operations ---------------------------------------------------------
 
     def invoke(self, client: str, kind: str, f: str, value, parts: dict) -> Operation:
@@ -412,13 +607,15 @@ class Cluster:
         self.next_id += 1
         one = len(parts) == 1
         route = next(iter(parts)) if one else COORDINATOR
-        op = Operation(op_id, client, kind, f, value, (self.now_ms, self.step), route)
-        self.ops.append(op)
-        if len(self.ops) > HISTORY:
-            del self.ops[: len(self.ops) - HISTORY]
+        now = self.network._clock.now_ms
+        op = Operation(op_id, client, kind, f, value, (now, self.step), route)
+        ops = self.ops
+        ops.append(op)
+        if len(ops) > HISTORY:
+            del ops[: len(ops) - HISTORY]
         self.open[op_id] = op
         mode = "one" if one else self.mode
-        txn = Txn(op_id, f, parts, mode, self.now_ms)
+        txn = Txn(op_id, f, parts, mode, now)
         self.txns[op_id] = txn
         if self.record:
             self.emit(
@@ -433,7 +630,7 @@ class Cluster:
                     "mode": mode,
                 }
             )
-        if not self.up(route) and route == COORDINATOR:
+        if route == COORDINATOR and not self.network.nodes[route].up:
             # the client cannot connect: certainly no effect
             self._finish_op(op, "fail", "coordinator_down")
             self._forget(txn)
@@ -442,7 +639,7 @@ class Cluster:
             self.send(txn, CLIENT, route, "request", (op_id, "one"))
         else:
             self.send(txn, CLIENT, COORDINATOR, "begin", (op_id,))
-        self.network.set_timer(CLIENT, CLIENT_TIMEOUT_MS, "client_timeout", op_id)
+        self.set_timer(CLIENT, CLIENT_TIMEOUT_MS, "client_timeout", op_id)
         return op
 
     def _finish_op(self, op: Operation, outcome: str, reason=None, value=None) -> None:
@@ -452,7 +649,7 @@ class Cluster:
         self.step += 1
         op.closed = True
         op.outcome, op.reason = outcome, reason
-        op.complete = (self.now_ms, self.step)
+        op.complete = (self.network._clock.now_ms, self.step)
         if value is not None:
             op.value = value
         del self.open[op.id]
@@ -493,10 +690,11 @@ class Cluster:
     def _txn_done(self, txn: Txn, crashed: bool = False) -> None:
         """The transaction reached its end (committed and acknowledged, or aborted);
         `crashed`: its coordinator crashed on the way (its bill is no example)."""
-        txn.done_ms = self.now_ms
+        txn.done_ms = self.network._clock.now_ms
         if txn.state in ("committed", "aborted"):
             self.tally[txn.state] += 1
-        self._resolve(txn.id, txn.state)
+        if self.unresolved:
+            self._resolve(txn.id, txn.state)
         self.recent.append(txn)
         if len(self.recent) > 12:
             del self.recent[0]
@@ -515,53 +713,47 @@ class Cluster:
     # -- the network calls these ---------------------------------------------------
 
     def _on_message(self, message) -> None:
-        kind, payload, node, src = (
-            message.kind,
-            message.payload,
-            message.dst,
-            message.src,
-        )
-        txn = self.txns.get(payload[0])
-        if node == COORDINATOR:
-            self._coordinator_gets(kind, payload, src, txn)
-        elif node == CLIENT:
-            self._client_gets(kind, payload, txn)
-        else:
-            self._shard_gets(self.shards[node], kind, payload, src, txn)
+        node = message.dst
+        handler = _DELIVER[node].get(message.kind)
+        if handler is not None:
+            handler(self, node, message.src, message.payload)
 
     def _on_timer(self, node: str, kind: str, payload) -> None:
-        if kind == "log_done":  # the most frequent first
-            self._shard_logged(self.shards[node], payload)
+        handler = _TIMERS.get(kind)
+        if handler is not None:
+            handler(self, node, payload)
             return
         handler = self.timer_handlers.get(kind)
         if handler is not None:
             handler(payload)
-        elif kind == "client_timeout":
-            op = self.open.get(payload)
-            if op is not None:
-                self._finish_op(op, "info", "timeout")
-        elif kind == "decision_logged":
-            self._decision_logged(payload)
-        elif kind == "vote_timeout":
-            txn = self.coordinator.txns.get(payload)
-            if txn is not None and txn.state == "voting":
-                self._decide_abort(txn, "timeout")
-            elif txn is not None and txn.mode == "independent":
-                # a half that never answered (its shard was down): nobody knows
-                # whether it was committed, and nothing will come back
-                txn.state = "lost"
-                del self.coordinator.txns[txn.id]
-                self._reply(txn, "info", "timeout")
-        elif kind == "inquire":
-            shard = self.shards[node]
-            if payload in shard.prepared:
-                txn = self.txns.get(payload)
-                self.send(txn, node, COORDINATOR, "inquire", (payload,), True)
-                self.network.set_timer(node, INQUIRY_MS, "inquire", payload)
+
+    def _timer_client_timeout(self, node: str, op_id: int) -> None:
+        op = self.open.get(op_id)
+        if op is not None:
+            self._finish_op(op, "info", "timeout")
+
+    def _timer_vote_timeout(self, node: str, txn_id: int) -> None:
+        txn = self.coordinator.txns.get(txn_id)
+        if txn is None:
+            return
+        if txn.state == "voting":
+            self._decide_abort(txn, "timeout")
+        elif txn.mode == "independent":
+            # a half that never answered (its shard was down): nobody knows
+            # whether it was committed, and nothing will come back
+            txn.state = "lost"
+            del self.coordinator.txns[txn.id]
+            self._reply(txn, "info", "timeout")
+
+    def _timer_inquire(self, node: str, txn_id: int) -> None:
+        if txn_id in self.shards[node].prepared:
+            txn = self.txns.get(txn_id)
+            self.send(txn, node, COORDINATOR, "inquire", (txn_id,), True)
+            self.set_timer(node, INQUIRY_MS, "inquire", txn_id)
 
     # -- the client ----------------------------------------------------------------
 
-    def _client_gets(self, kind: str, payload, txn: Txn | None) -> None:
+    def _client_reply(self, node: str, src: str, payload) -> None:
         op = self.open.get(payload[0])
         if op is None:
             return  # the client gave up on it already
@@ -573,60 +765,63 @@ class Cluster:
 
     # -- the coordinator -----------------------------------------------------------
 
-    def _coordinator_gets(self, kind, payload, src, txn: Txn | None) -> None:
+    def _coordinator_begin(self, node: str, src: str, payload) -> None:
+        txn = self.txns.get(payload[0])
+        coord = self.coordinator
+        if txn is None or txn.id in coord.txns:
+            return
+        coord.txns[txn.id] = txn
+        if txn.mode == "independent":
+            self._independent_start(txn)
+            return
+        txn.state = "voting"
+        txn.round_trips += 1
+        for shard in txn.shards:
+            self.send(txn, COORDINATOR, shard, "prepare", (txn.id,), True)
+        self.set_timer(COORDINATOR, VOTE_TIMEOUT_MS, "vote_timeout", txn.id)
+
+    def _coordinator_vote(self, node: str, src: str, payload) -> None:
+        txn = self.coordinator.txns.get(payload[0])
+        if txn is None or txn.state != "voting":
+            return
+        _id, yes, values = payload
+        txn.votes[src] = yes
+        if values:
+            txn.values.update(values)
+        if not yes:
+            self._decide_abort(txn, "vote_no")
+        elif len(txn.votes) == len(txn.parts):
+            self._all_voted_yes(txn)
+
+    def _coordinator_inquire(self, node: str, src: str, payload) -> None:
         coord = self.coordinator
         txn_id = payload[0]
-        if kind == "begin":
-            if txn is None or txn.id in coord.txns:
-                return
-            coord.txns[txn.id] = txn
-            if txn.mode == "independent":
-                self._independent_start(txn)
-                return
-            txn.state = "voting"
-            txn.round_trips += 1
-            for shard in txn.shards:
-                self.send(txn, COORDINATOR, shard, "prepare", (txn.id,), True)
-            self.network.set_timer(COORDINATOR, VOTE_TIMEOUT_MS, "vote_timeout", txn.id)
-        elif kind == "vote":
-            txn = coord.txns.get(txn_id)
-            if txn is None or txn.state != "voting":
-                return
-            _id, yes, values = payload
-            txn.votes[src] = yes
-            if values:
-                txn.values.update(values)
-            if not yes:
-                self._decide_abort(txn, "vote_no")
-            elif len(txn.votes) == len(txn.parts):
-                self._all_voted_yes(txn)
-        elif kind == "ack":
-            self._coordinator_ack(txn_id, src)
-        elif kind == "inquire":
-            decision = coord.decisions.get(txn_id)
-            live = coord.txns.get(txn_id)
-            presumed = False
-            if decision is not None:
-                answer = decision[0]
-            elif live is not None:
-                if live.state in ("voting", "logging"):
-                    return  # the decision will come when it is made
-                answer = "commit" if live.state == "committed" else "abort"
-            else:  # no record of it: it never reached a decision (presumed abort)
-                answer, presumed = "abort", True
-                self._resolve(txn_id, "aborted")
-            self.emit(
-                {
-                    "type": "inquiry_answered",
-                    "txn": txn_id,
-                    "shard": src,
-                    "decision": answer,
-                    "presumed": presumed,
-                }
-            )
-            self.send(txn, COORDINATOR, src, answer, (txn_id,), True)
-        elif kind == "done":  # independent mode: one half answered
-            self._independent_step(txn_id, src, payload)
+        decision = coord.decisions.get(txn_id)
+        live = coord.txns.get(txn_id)
+        presumed = False
+        if decision is not None:
+            answer = decision[0]
+        elif live is not None:
+            if live.state in ("voting", "logging"):
+                return  # the decision will come when it is made
+            answer = "commit" if live.state == "committed" else "abort"
+        else:  # no record of it: it never reached a decision (presumed abort)
+            answer, presumed = "abort", True
+            self._resolve(txn_id, "aborted")
+        self.emit(
+            {
+                "type": "inquiry_answered",
+                "txn": txn_id,
+                "shard": src,
+                "decision": answer,
+                "presumed": presumed,
+            }
+        )
+        self.send(self.txns.get(txn_id), COORDINATOR, src, answer, (txn_id,), True)
+
+    def _coordinator_done(self, node: str, src: str, payload) -> None:
+        """Independent mode: one half answered."""
+        self._independent_step(payload[0], src, payload)
 
     def _all_voted_yes(self, txn: Txn) -> None:
         if txn.reads_only:
@@ -643,12 +838,13 @@ class Cluster:
             self._reply(txn, "ok", self._read_value(txn))
             self._send_decision(txn, "commit")
             return
-        if self._spring("before_decision", txn):
+        if self.trap is not None and self._spring("before_decision", txn):
             return
         txn.state = "logging"
-        self.network.set_timer(COORDINATOR, LOG_MS, "decision_logged", txn.id)
+        self.set_timer(COORDINATOR, LOG_MS, "decision_logged", txn.id)
 
-    def _decision_logged(self, txn_id: int) -> None:
+    def _decision_logged(self, node: str, txn_id: int) -> None:
+        """The coordinator's forced decision record is written (a timer)."""
         coord = self.coordinator
         txn = coord.txns.get(txn_id)
         if txn is None:
@@ -660,7 +856,7 @@ class Cluster:
         txn.state = "committed"
         if self.record:
             self.emit({"type": "decided", "txn": txn.id, "decision": "commit"})
-        if self._spring("after_decision", txn):
+        if self.trap is not None and self._spring("after_decision", txn):
             return
         self._reply(txn, "ok", None)
         self._send_decision(txn, "commit")
@@ -670,6 +866,7 @@ class Cluster:
         for index, shard in enumerate(txn.shards):
             if (
                 index == 1
+                and self.trap is not None
                 and not txn.reads_only
                 and self._spring("between_shards", txn)
             ):
@@ -708,7 +905,8 @@ class Cluster:
         values = txn.values
         return [values[account_row(a)] for a in range(1, ACCOUNTS + 1)]
 
-    def _coordinator_ack(self, txn_id: int, shard: str) -> None:
+    def _coordinator_ack(self, node: str, shard: str, payload) -> None:
+        txn_id = payload[0]
         coord = self.coordinator
         txn = coord.txns.get(txn_id)
         if txn is None:  # a decision sent again by a recovered coordinator
@@ -744,7 +942,7 @@ class Cluster:
 
     def _independent_start(self, txn: Txn) -> None:
         txn.state = "running"
-        self.network.set_timer(COORDINATOR, VOTE_TIMEOUT_MS, "vote_timeout", txn.id)
+        self.set_timer(COORDINATOR, VOTE_TIMEOUT_MS, "vote_timeout", txn.id)
         if txn.f == "read":
             txn.round_trips += 1
             for shard in txn.shards:
@@ -806,29 +1004,42 @@ class Cluster:
 
     # -- the shards ------------------------------------------------------------------
 
-    def _shard_gets(self, shard: Shard, kind, payload, src, txn: Txn | None) -> None:
-        txn_id = payload[0]
-        if kind in ("prepare", "request"):
-            if (
-                txn is None
-                or txn_id in shard.active
-                or (shard.waiting and any(r.txn == txn_id for r in shard.waiting))
-            ):
-                return
-            if txn_id in shard.decided or txn_id in shard.prepared:
-                return
-            rows = txn.parts[shard.name]
-            if len(shard.waiting) >= QUEUE_LIMIT and not shard.can_lock(
-                rows, shard.waiting
-            ):
-                self._shard_refuses(shard, kind, txn, src, "busy")
-                return
-            shard.waiting.append(Request(txn_id, rows, kind, src, self.now_ms))
+    def _shard_request(self, node: str, src: str, payload) -> None:
+        """A one-shard request: as a prepare, without the vote."""
+        self._shard_gets(node, src, payload, "request")
+
+    def _shard_gets(self, node: str, src: str, payload, kind="prepare") -> None:
+        """A prepare (two-phase commit) or a request (one shard) for locks."""
+        shard, txn_id = self.shards[node], payload[0]
+        txn = self.txns.get(txn_id)
+        waiting = shard.waiting
+        if (
+            txn is None
+            or txn_id in shard.active
+            or (waiting and _queued(waiting, txn_id))
+            or txn_id in shard.decided
+            or txn_id in shard.prepared
+        ):
+            return
+        rows = txn.parts[shard.name]
+        if len(waiting) >= QUEUE_LIMIT and not shard.can_lock(rows, waiting):
+            self._shard_refuses(shard, kind, txn, src, "busy")
+            return
+        request = Request(txn_id, rows, kind, src, self.network._clock.now_ms)
+        if waiting or shard.pumping:
+            waiting.append(request)
             self._pump(shard)
-        elif kind == "commit":
-            self._shard_commit(shard, txn_id, src)
-        elif kind == "abort":
-            self._shard_abort(shard, txn_id, src)
+        elif shard.can_lock(rows, ()):
+            # `_pump` over a queue of this one request, without queueing it
+            shard.pumping, shard.pump_again = True, False
+            try:
+                self._grant(shard, request)
+            finally:
+                shard.pumping = False
+            if shard.pump_again:
+                self._pump(shard)
+        else:
+            waiting.append(request)
 
     def _shard_refuses(self, shard, kind, txn, src, why) -> None:
         self.emit({"type": "refused", "shard": shard.name, "txn": txn.id, "why": why})
@@ -854,6 +1065,14 @@ class Cluster:
             again = True
             while again:
                 shard.pump_again = False
+                waiting = shard.waiting
+                if len(waiting) == 1:  # the loop below over one request, shorter
+                    request = waiting[0]
+                    if shard.can_lock(request.rows, ()):
+                        del waiting[0]
+                        self._grant(shard, request)
+                    again = shard.pump_again
+                    continue
                 before: list = []
                 for request in list(shard.waiting):
                     if request not in shard.waiting:
@@ -868,7 +1087,8 @@ class Cluster:
             shard.pumping = False
 
     def _grant(self, shard: Shard, request: Request) -> None:
-        txn = self.txns.get(request.txn)
+        txn_id = request.txn
+        txn = self.txns.get(txn_id)
         if txn is None:
             return
         rows = request.rows
@@ -876,9 +1096,9 @@ class Cluster:
         if why:
             self._shard_refuses(shard, request.kind, txn, request.reply_to, why)
             return
-        shard.lock(request.txn, rows)
+        shard.lock(txn_id, rows)
         request.granted = True
-        shard.active[request.txn] = request
+        shard.active[txn_id] = request
         if self.record:
             self.emit(
                 {
@@ -891,9 +1111,11 @@ class Cluster:
         if request.kind == "request" and request.reads:
             self._one_shard_finish(shard, request)
             return
-        self.network.set_timer(shard.name, LOG_MS, "log_done", request.txn)
+        self.set_timer(shard.name, LOG_MS, "log_done", txn_id)
 
-    def _shard_logged(self, shard: Shard, txn_id: int) -> None:
+    def _shard_logged(self, node: str, txn_id: int) -> None:
+        """A shard's forced log record is written (a timer, the commonest)."""
+        shard = self.shards[node]
         request = shard.active.get(txn_id)
         if request is None:
             return
@@ -902,10 +1124,22 @@ class Cluster:
             if request.granted == "committing":
                 self._shard_commit_logged(shard, request)
                 return
-            shard.write_log("prepare", txn_id, [r for r, _m, _c in request.rows])
-            shard.prepared[txn_id] = request.rows
-            self._count_log(txn, shard.name)
-            values = shard.read(request.rows) if txn and txn.f == "read" else None
+            rows = request.rows
+            log = shard.log  # shard.write_log("prepare", ...), inline
+            log.append(
+                ("prepare", txn_id, [rows[0][0]] if len(rows) == 1 else _names(rows))
+            )
+            shard.log_total += 1
+            if len(log) > 40:
+                del log[:10]
+            shard.prepared[txn_id] = rows
+            shard.forced += 1  # _count_log, inline
+            if txn is not None:
+                bill = txn.log_writes
+                bill[node] = bill.get(node, 0) + 1
+                values = shard.read(rows) if txn.f == "read" else None
+            else:
+                values = None
             if self.record:
                 self.emit(
                     {"type": "voted", "shard": shard.name, "txn": txn_id, "yes": True}
@@ -913,17 +1147,19 @@ class Cluster:
             self.send(
                 txn, shard.name, request.reply_to, "vote", (txn_id, True, values), True
             )
-            self.network.set_timer(shard.name, INQUIRY_MS, "inquire", txn_id)
+            self.set_timer(shard.name, INQUIRY_MS, "inquire", txn_id)
         else:
-            shard.write_log("commit", txn_id, [r for r, _m, _c in request.rows])
-            self._count_log(txn, shard.name)
+            shard.write_log("commit", txn_id, _names(request.rows))
+            self._count_log(txn, shard)
             self._one_shard_finish(shard, request)
 
-    def _count_log(self, txn: Txn | None, shard: str) -> None:
+    @staticmethod
+    def _count_log(txn: Txn | None, shard: Shard) -> None:
         """One forced log write on `shard` (an fsync), on the transaction's bill."""
-        self.shards[shard].forced += 1
+        shard.forced += 1
         if txn is not None:
-            txn.log_writes[shard] = txn.log_writes.get(shard, 0) + 1
+            name = shard.name
+            txn.log_writes[name] = txn.log_writes.get(name, 0) + 1
 
     def _one_shard_finish(self, shard: Shard, request: Request) -> None:
         txn = self.txns.get(request.txn)
@@ -932,7 +1168,8 @@ class Cluster:
         shard.unlock(request.txn, request.rows)
         del shard.active[request.txn]
         shard.decided[request.txn] = "commit"
-        self._trim_decided(shard)
+        if len(shard.decided) > 400:
+            self._trim_decided(shard)
         if self.record:
             self.emit(
                 {
@@ -956,10 +1193,11 @@ class Cluster:
                 (request.txn, "ok", values),
                 True,
             )
-        self._pump(shard)
+        if shard.waiting:
+            self._pump(shard)
 
-    def _shard_commit(self, shard: Shard, txn_id: int, src: str) -> None:
-        txn = self.txns.get(txn_id)
+    def _shard_commit(self, node: str, src: str, payload) -> None:
+        shard, txn_id = self.shards[node], payload[0]
         if txn_id in shard.prepared:
             request = shard.active.get(txn_id)
             if request is None:
@@ -967,20 +1205,28 @@ class Cluster:
             if request.granted == "committing":
                 return
             if request.reads:
+                txn = self.txns.get(txn_id)
                 self._shard_release(shard, txn_id, "commit")
                 self.send(txn, shard.name, src, "ack", (txn_id,), True)
                 return
             request.granted = "committing"
             request.reply_to = src
-            self.network.set_timer(shard.name, LOG_MS, "log_done", txn_id)
+            self.set_timer(shard.name, LOG_MS, "log_done", txn_id)
         elif shard.decided.get(txn_id) == "commit":
-            self.send(txn, shard.name, src, "ack", (txn_id,), True)
+            self.send(self.txns.get(txn_id), shard.name, src, "ack", (txn_id,), True)
 
     def _shard_commit_logged(self, shard: Shard, request: Request) -> None:
         txn_id = request.txn
         txn = self.txns.get(txn_id)
-        shard.write_log("commit", txn_id)
-        self._count_log(txn, shard.name)
+        log = shard.log  # shard.write_log("commit", txn_id), inline
+        log.append(("commit", txn_id, None))
+        shard.log_total += 1
+        if len(log) > 40:
+            del log[:10]
+        shard.forced += 1  # _count_log, inline
+        if txn is not None:
+            bill, node = txn.log_writes, shard.name
+            bill[node] = bill.get(node, 0) + 1
         shard.apply(request.rows)
         self._shard_release(shard, txn_id, "commit")
         self.send(txn, shard.name, request.reply_to, "ack", (txn_id,), True)
@@ -988,16 +1234,22 @@ class Cluster:
     def _shard_release(self, shard: Shard, txn_id: int, decision: str) -> None:
         """The decision arrived: the only way a prepared transaction lets go."""
         rows = shard.prepared.pop(txn_id, None)
+        request = shard.active.pop(txn_id, None)
         # a read's shared locks: commit or abort, it only lets go (and a read's
         # decision is not logged, so a recovered coordinator may presume abort)
-        reads = rows is not None and all(c is None for _r, _m, c in rows)
+        if rows is None:
+            reads = False
+        elif request is not None and request.rows is rows:
+            reads = request.reads
+        else:
+            reads = _reads(rows)
         if decision == "abort":
             shard.write_log("abort", txn_id)  # presumed abort: not forced
         elif reads:
             shard.write_log("commit", txn_id)  # a read's: nothing to make durable
-        request = shard.active.pop(txn_id, None)
         shard.decided[txn_id] = decision
-        self._trim_decided(shard)
+        if len(shard.decided) > 400:
+            self._trim_decided(shard)
         shard.unlock(txn_id, request.rows if request is not None else None)
         if self.record:
             self.emit(
@@ -1008,14 +1260,17 @@ class Cluster:
                     "why": "release" if reads else decision,
                 }
             )
-        self._pump(shard)
+        if shard.waiting:
+            self._pump(shard)
 
-    def _trim_decided(self, shard: Shard) -> None:
-        if len(shard.decided) > 400:
-            for key in list(shard.decided)[:100]:
-                del shard.decided[key]
+    @staticmethod
+    def _trim_decided(shard: Shard) -> None:
+        """Forget the oldest 100 decisions of a shard that remembers over 400."""
+        for key in list(shard.decided)[:100]:
+            del shard.decided[key]
 
-    def _shard_abort(self, shard: Shard, txn_id: int, src: str) -> None:
+    def _shard_abort(self, node: str, src: str, payload) -> None:
+        shard, txn_id = self.shards[node], payload[0]
         txn = self.txns.get(txn_id)
         if shard.decided.get(txn_id) == "commit":
             # a late answer to an inquiry sent just before the commit came: the
@@ -1033,7 +1288,8 @@ class Cluster:
             if txn_id in shard.active:
                 del shard.active[txn_id]
                 shard.unlock(txn_id)
-                self._pump(shard)
+                if shard.waiting:
+                    self._pump(shard)
             shard.decided[txn_id] = "abort"
         self.send(txn, shard.name, src, "ack", (txn_id,), True)
 
@@ -1080,7 +1336,7 @@ class Cluster:
             asked.append(txn_id)
             txn = self.txns.get(txn_id)
             self.send(txn, node, COORDINATOR, "inquire", (txn_id,), True)
-            self.network.set_timer(node, INQUIRY_MS, "inquire", txn_id)
+            self.set_timer(node, INQUIRY_MS, "inquire", txn_id)
         self.emit({"type": "recovered", "node": node, "prepared": asked})
 
     def _resolve(self, txn_id: int, what: str) -> None:
@@ -1099,6 +1355,45 @@ class Cluster:
             for a in range(1, ACCOUNTS + 1)
             if account_shard(a) == shard.name
         )
+
+
+# every kind of message the cluster sends
+KINDS = ("begin", "request", "prepare", "vote", "commit", "abort", "ack")
+KINDS += ("inquire", "done", "reply")
+
+
+def _ignore(*_args) -> None:
+    """A message or timer nobody handles."""
+
+
+# what each node does with each kind of message, and each kind of timer: plain
+# functions (called with the cluster), so a checkpoint pickles no table
+_DELIVER = {
+    CLIENT: {"reply": Cluster._client_reply},
+    COORDINATOR: {
+        "begin": Cluster._coordinator_begin,
+        "vote": Cluster._coordinator_vote,
+        "ack": Cluster._coordinator_ack,
+        "inquire": Cluster._coordinator_inquire,
+        "done": Cluster._coordinator_done,
+    },
+    **{
+        shard: {
+            "prepare": Cluster._shard_gets,
+            "request": Cluster._shard_request,
+            "commit": Cluster._shard_commit,
+            "abort": Cluster._shard_abort,
+        }
+        for shard in SHARDS
+    },
+}
+_TIMERS = {
+    "log_done": Cluster._shard_logged,
+    "client_timeout": Cluster._timer_client_timeout,
+    "decision_logged": Cluster._decision_logged,
+    "vote_timeout": Cluster._timer_vote_timeout,
+    "inquire": Cluster._timer_inquire,
+}
 
 
 HISTORY = 200  # the operations kept (and shown): the last 200
@@ -1123,11 +1418,22 @@ def fare_parts(seat: str, fare: int) -> dict:
 
 def transfer_parts(source: int, target: int, amount: int) -> dict:
     """Moving `amount` between two accounts: one shard or two."""
-    parts: dict = {}
-    for account, change in ((source, -amount), (target, amount)):
-        rows = parts.setdefault(account_shard(account), [])
-        rows.append((account_row(account), "X", ("add", change)))
-    return {s: parts[s] for s in SHARDS if s in parts}
+    from_shard, from_row = _ACCOUNT_AT[source]
+    to_shard, to_row = _ACCOUNT_AT[target]
+    debit = (from_row, "X", ("add", -amount))
+    credit = (to_row, "X", ("add", amount))
+    if from_shard == to_shard:
+        return {from_shard: [debit, credit]}
+    if from_shard == FLIGHTS:
+        return {FLIGHTS: [debit], BOOKINGS: [credit]}
+    return {FLIGHTS: [credit], BOOKINGS: [debit]}
+
+
+# account -> (its shard, its row); index 0 unused
+_ACCOUNT_AT = (
+    None,
+    *((account_shard(a), account_row(a)) for a in range(1, ACCOUNTS + 1)),
+)
 
 
 def read_parts() -> dict:
@@ -1173,7 +1479,7 @@ class Bank:
         self.running = True
         self.invoked = 0
         for index, client in enumerate(BANK_CLIENTS):
-            self.cluster.network.set_timer(CLIENT, 1 + index, "bank_next", client)
+            self.cluster.set_timer(CLIENT, 1 + index, "bank_next", client)
 
     def stop(self) -> None:
         self.running = False
@@ -1191,13 +1497,14 @@ class Bank:
             return
         self.invoked += 1
         cluster = self.cluster
-        if self.reads and self._draw(1, READ_ONE_IN) == 1:
+        random = self.rng.random  # _draw, inline: the same draws in the same order
+        if self.reads and 1 + int(random() * READ_ONE_IN) == 1:
             cluster.invoke(client, "read", "read", None, read_parts())
             return
-        source = self._draw(1, ACCOUNTS)
-        target = self._draw(1, ACCOUNTS - 1)
+        source = 1 + int(random() * ACCOUNTS)
+        target = 1 + int(random() * (ACCOUNTS - 1))
         target += target >= source
-        amount = self._draw(1, MAX_TRANSFER)
+        amount = 1 + int(random() * MAX_TRANSFER)
         value = {"from": source, "to": target, "amount": amount}
         cluster.invoke(
             client, "write", "transfer", value, transfer_parts(source, target, amount)
@@ -1223,8 +1530,11 @@ class Bank:
             self.transfers[op.outcome] += 1
         if op.client not in BANK_CLIENTS or not self.running:
             return
-        gap = BACKOFF_MS if op.reason == "coordinator_down" else self._draw(*GAP_MS)
-        self.cluster.network.set_timer(CLIENT, gap, "bank_next", op.client)
+        if op.reason == "coordinator_down":
+            gap = BACKOFF_MS
+        else:  # _draw(*GAP_MS), inline
+            gap = GAP_MS[0] + int(self.rng.random() * (GAP_MS[1] - GAP_MS[0] + 1))
+        self.cluster.set_timer(CLIENT, gap, "bank_next", op.client)
 
     def snapshot(self) -> dict:
         return {
