@@ -37,15 +37,27 @@ function chipText(verdict) {
  * @param {HTMLElement} parent
  */
 export function createJudged(parent) {
-  const section = d3.select(parent).append("section").attr("class", "q-judged").attr("data-spot", "checker");
-  const chips = section.append("ul").attr("class", "q-promises").attr("aria-label", t("Promises the history keeps"));
+  // a box of its own size that may scroll: reachable by keyboard, named
+  const section = d3
+    .select(parent)
+    .append("section")
+    .attr("class", "q-judged")
+    .attr("data-spot", "checker")
+    .attr("tabindex", 0)
+    .attr("aria-label", t("Promises the history keeps"));
+  const empty = section
+    .append("p")
+    .attr("class", "q-judged-empty")
+    .text(t("Write or read: the history checker judges the newest operations here."));
+  const chips = section.append("ul").attr("class", "q-promises");
   const diagram = createHistoryDiagram(/** @type {HTMLElement} */ (section.node()));
   return {
     /** @param {any} snapshot */
     update(snapshot) {
       const checker = snapshot.checker ?? { ops: [], verdicts: [] };
-      section.attr("hidden", checker.ops.length ? null : "");
-      if (!checker.ops.length) return;
+      // the box keeps its size from the first frame (stage.css): the cluster above it is
+      // not resized, mid-flight, by the first operation
+      empty.attr("hidden", checker.ops.length ? "" : null);
       const verdicts = checker.verdicts ?? [];
       chips
         .selectAll("li")
@@ -57,6 +69,10 @@ export function createJudged(parent) {
         .text((v) => chipText(v));
       // the diagram shows the first broken promise's evidence, or that all held
       const shown = verdicts.find((v) => v.ok === false) ?? verdicts.find((v) => v.ok === null);
+      if (!checker.ops.length) {
+        diagram.update({ ops: [], verdict: null });
+        return;
+      }
       // rows [id, kind, value, invoke, complete, outcome] (docs/protocol.md, quorum)
       const ops = checker.ops.map(([id, kind, value, invoke, complete, outcome]) => ({
         id,
