@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from playground.liveserver import watch_errors
 from simulators.labs.quorum import QuorumLab
 
 pytestmark = pytest.mark.browser
@@ -267,3 +268,72 @@ def test_lost_writes_are_plotted_against_the_clock_skew(page, live_server_url):
         "Lost writes against A's clock skew"
     )
     assert page.console_errors == []
+
+
+def test_a_sloppy_quorum_acknowledges_on_stand_ins_and_the_owners_miss_it(
+    page, live_server_url
+):
+    """Five nodes, three copies: A and B cut off, a W=2 write through C lands on the
+    stand-ins D and E (said in words on their cards), a read through A misses it."""
+    open_lab(page, live_server_url)
+    page.locator("#field-set_nodes-nodes").select_option(label="5")
+    page.locator('form[data-action="set_nodes"] button[type="submit"]').click()
+    expect(page.locator(".net-node")).to_have_count(5)
+    expect(page.locator('#stage [data-role="spare"]')).to_have_count(2)
+    expect(page.locator("#stage")).to_contain_text("no copy of the row")
+    page.get_by_role("switch", name="Sloppy quorum").click()
+    expect(page.locator(".q-levels")).to_contain_text("sloppy quorum on")
+    split = page.locator('#controls form[data-action="split"]')
+    split.locator("input").fill("A,B")
+    split.locator('button[type="submit"]').click()
+    expect(page.locator('.net-link[data-link="A-C"]')).to_have_attribute(
+        "data-state", "cut"
+    )
+    quick_write(page, "C", level="2")
+    ok = page.locator('.q-history tr[data-kind="write"][data-status="ok"]')
+    expect(ok).to_have_count(1, timeout=15_000)
+    stand_ins = page.locator('#stage [data-role="stand-in"]')
+    expect(stand_ins).to_have_count(2)
+    expect(stand_ins.first).to_contain_text("stand-in for A")
+    expect(stand_ins.first).to_contain_text("hint: 119 seats")
+    expect(page.locator("#event-log")).to_contain_text("stands in for unreachable A")
+
+    quick = page.locator("#quick-controls")
+    quick.locator("#field-read-r").select_option(label="2")
+    quick.locator("#field-read-coordinator").select_option("A")
+    quick.locator('form[data-action="read"] button[type="submit"]').click()
+    expect(stale_rows(page)).to_have_count(1, timeout=15_000)
+
+    page.locator('#controls form[data-action="heal_all"] button').click()
+    expect(page.locator('#stage [data-role="stand-in"]')).to_have_count(
+        0, timeout=15_000
+    )
+    quick.locator('form[data-action="read"] button[type="submit"]').click()
+    fresh = page.locator('.q-history tr[data-kind="read"][data-stale="false"]')
+    expect(fresh).to_have_count(1, timeout=15_000)
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_ring_of_five_stays_in_the_first_screen(browser, live_server_url, size):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = watch_errors(context.new_page())
+    page.goto(f"{live_server_url}/labs/quorum/?seed={SEED}")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    form = page.locator('#controls form[data-action="set_nodes"]')
+    if not form.is_visible():  # a phone's panel starts folded
+        form.locator("xpath=ancestor::details/summary").click()
+    form.locator("select").select_option(label="5")
+    form.locator('button[type="submit"]').click()
+    expect(page.locator(".net-node")).to_have_count(5)
+    page.evaluate("window.scrollTo(0, 0)")
+    cards = page.locator("#stage .q-card")
+    expect(cards).to_have_count(5)
+    for i in range(5):
+        box = cards.nth(i).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (i, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (i, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.console_errors == []
+    context.close()

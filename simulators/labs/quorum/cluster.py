@@ -23,6 +23,20 @@ cluster's origin; the lab and the trials stamp it a seeded while before (`trials
 Order inside the cluster is `step`, a counter bumped when an operation is invoked or
 finishes, not milliseconds alone: two things in the same millisecond still have an
 order, and that order is what the stale-read judgement (see `judge.py`) reads.
+
+The ring (a sloppy quorum, as in Dynamo): the cluster may have M nodes (`ring`, up to
+five) while the row has N copies. The nodes sit on a ring in id order and the row's
+position is just before A, so its preference list is A, B, C, ... clockwise: the
+first N are its owners, which hold its copies and answer its reads; the rest follow in
+ring order. With `sloppy` off only owners take a write (and count toward W). With
+`sloppy` on, a coordinator that cannot reach an owner when it sends the write (a cut
+link or a stopped node: the lab's coordinator knows, as Dynamo's failure detector
+would guess) sends it instead to the next node of the preference list past the owners
+that it can reach, a stand-in. The stand-in keeps it as a hint naming the owner, acks,
+and that ack counts toward W; it hands the hint over (hinted handoff, the same
+machinery as a coordinator's hints) once it can reach the owner. Reads ask the owners
+only, so a read before the handoff misses an acknowledged write. With M = N and
+`sloppy` off (the defaults) every node is an owner and nothing above changes a thing.
 """
 
 from random import Random
@@ -46,6 +60,12 @@ LINKS = {
     ]
     for n in (3, 4, 5)
 }
+
+
+def preference_list(size: int) -> tuple[str, ...]:
+    """The row's preference list on a ring of `size` nodes: clockwise from the row's
+    position (just before A), every node once."""
+    return NODE_IDS[:size]
 
 
 class Copy:
@@ -82,6 +102,7 @@ class Operation:
         "stale",
         "closed",
         "then",
+        "stand_ins",
     )
 
     def __init__(self, op_id, kind, coordinator, level, needed, now_ms, step) -> None:
@@ -98,6 +119,7 @@ class Operation:
         self.expected = self.stale = None
         self.closed = False  # past its timeout: later answers are ignored
         self.then = None  # the client's next operation: (kind, gap, coordinator, ...)
+        self.stand_ins: dict[str, str] = {}  # a sloppy write's: owner -> stand-in
 
     def as_dict(self) -> dict:
         """The operation as one row of the history panel."""
@@ -118,18 +140,32 @@ class Operation:
             "confirmed": list(self.quorum),
             "late": list(self.late),
             "open": not self.closed,
+            "stand_ins": dict(self.stand_ins),
         }
 
 
 class Hint:
-    """A write a coordinator keeps for a copy that did not acknowledge it in time."""
+    """A write a coordinator keeps for a copy that did not acknowledge it in time, or
+    that a stand-in keeps for an owner its coordinator could not reach (`stand_in`)."""
 
-    __slots__ = ("id", "holder", "target", "value", "version", "write_id", "sending")
+    __slots__ = (
+        "id",
+        "holder",
+        "target",
+        "value",
+        "version",
+        "write_id",
+        "sending",
+        "stand_in",
+    )
 
-    def __init__(self, hint_id, holder, target, value, version, write_id) -> None:
+    def __init__(
+        self, hint_id, holder, target, value, version, write_id, stand_in=False
+    ) -> None:
         self.id, self.holder, self.target = hint_id, holder, target
         self.value, self.version, self.write_id = value, version, write_id
         self.sending = False
+        self.stand_in = stand_in  # kept by a stand-in of a sloppy quorum
 
     def as_dict(self) -> dict:
         return {
@@ -140,11 +176,13 @@ class Hint:
             "version": list(self.version),
             "write": self.write_id,
             "sending": self.sending,
+            "stand_in": self.stand_in,
         }
 
 
 class Cluster:
-    """N copies of one row on a fully meshed network, with their coordinators."""
+    """N copies of one row on a fully meshed network of M nodes (M = N unless `ring`
+    says more), with their coordinators."""
 
     def __init__(
         self,
@@ -152,6 +190,8 @@ class Cluster:
         rng: Random,
         copies: int,
         *,
+        ring: int | None = None,
+        sloppy: bool = False,
         cut: tuple = (),
         stopped: tuple = (),
         skews: tuple = (),
@@ -161,13 +201,19 @@ class Cluster:
         initial_ms: int | None = None,
         record: bool = True,
     ) -> None:
-        self.nodes = NODE_IDS[:copies]
+        size = ring or copies
+        if not copies <= size <= len(NODE_IDS):
+            raise ValueError("the ring needs between N and five nodes")
+        self.nodes = NODE_IDS[:size]
+        self.preference = preference_list(size)
+        self.owners = self.preference[:copies]
+        self.sloppy = sloppy
         self.record = record
         self.network = Network(
             queue,
             rng,
             self.nodes,
-            LINKS[copies],
+            LINKS[size],
             on_message=self._on_message,
             on_timer=self._on_timer,
             record=record,
@@ -185,7 +231,7 @@ class Cluster:
             INITIAL,
         )
         self.copies = {
-            n: Copy(FIRST_VALUE, self.initial_version, 0) for n in self.nodes
+            n: Copy(FIRST_VALUE, self.initial_version, 0) for n in self.owners
         }
         self.first_value = FIRST_VALUE
         self.next_value = FIRST_VALUE - 1
@@ -240,24 +286,61 @@ class Cluster:
         op.write_id = op.id
         payload = (op.id, op.value, op.version, op.id)
         info = self._info(op.id, op.value, op.version)
-        for node in self.nodes:
-            if node != coordinator:
+        plan = self._write_plan(coordinator)
+        for node, owner in plan:
+            if node == coordinator:
+                continue
+            if owner is None:
                 net.send(coordinator, node, "write", payload, info)
-        self._store(coordinator, op.value, op.version, op.id, "write", op.id)
-        self._ack(op, coordinator)
+            else:
+                op.stand_ins[owner] = node
+                stand_in_info = {**info, "for": owner} if info else None
+                net.send(coordinator, node, "write", (*payload, owner), stand_in_info)
+        for node, owner in plan:
+            if node != coordinator:
+                continue
+            if owner is None:
+                self._store(coordinator, op.value, op.version, op.id, "write", op.id)
+            else:
+                op.stand_ins[owner] = node
+                self._stand_in(node, owner, op.value, op.version, op.id)
+            self._ack(op, coordinator)
         net.set_timer(coordinator, TIMEOUT_MS, "timeout", op.id)
         return op
+
+    def _write_plan(self, coordinator: str) -> list[tuple[str, str | None]]:
+        """Where a write goes, in the owners' order: (owner, None), or (stand-in,
+        owner) for a stand-in taking an unreachable owner's write (sloppy quorum only):
+        the next node past the owners on the preference list that the coordinator can
+        reach. An owner no stand-in is left for is sent the write anyway (it is lost on
+        the way), so with no stand-in the plan is the owners, as without `sloppy`."""
+        net = self.network
+        spare = []
+        if self.sloppy:
+            spare = [
+                n
+                for n in self.preference[len(self.owners) :]
+                if net.reachable(coordinator, n)
+            ]
+        plan = []
+        for owner in self.owners:
+            if spare and not net.reachable(coordinator, owner):
+                plan.append((spare.pop(0), owner))
+            else:
+                plan.append((owner, None))
+        return plan
 
     def read(self, coordinator: str, needed: int, level, then=None) -> Operation:
         """Read through `coordinator`; returns the newest of the first R replies."""
         net = self.network
         op = self._invoke("read", coordinator, needed, level, then)
         info = {"op": op.id} if self.record else None
-        for node in self.nodes:
+        for node in self.owners:
             if node != coordinator:
                 net.send(coordinator, node, "read", op.id, info)
-        copy = self.copies[coordinator]
-        self._reply(op, coordinator, copy.value, copy.version, copy.write_id)
+        copy = self.copies.get(coordinator)  # a node off the owners holds none
+        if copy is not None:
+            self._reply(op, coordinator, copy.value, copy.version, copy.write_id)
         net.set_timer(coordinator, TIMEOUT_MS, "timeout", op.id)
         return op
 
@@ -329,7 +412,7 @@ class Cluster:
             "shared": [n for n in self.nodes if n in written and n in read.quorum],
             "w": latest.needed if latest else None,
             "r": read.needed,
-            "n": len(self.nodes),
+            "n": len(self.owners),
         }
 
     # -- answers -----------------------------------------------------------------------
@@ -418,9 +501,9 @@ class Cluster:
         self._close(op, "timeout")
         if op.kind == "write" and self.hinted_handoff:
             answered = op.quorum + op.late
-            for node in self.nodes:
-                if node not in answered:
-                    self._keep_hint(op, node)
+            for node in self.owners:
+                if node not in answered and op.stand_ins.get(node) not in answered:
+                    self._keep_hint(op.coordinator, node, op.value, op.version, op.id)
             self.offer_hints()
 
     # -- copies ------------------------------------------------------------------------
@@ -483,36 +566,49 @@ class Cluster:
 
     # -- hinted handoff ----------------------------------------------------------------
 
-    def _keep_hint(self, op: Operation, target: str) -> None:
-        hint = Hint(
-            self._next_hint, op.coordinator, target, op.value, op.version, op.id
-        )
+    def _keep_hint(
+        self, holder, target, value, version, write_id, stand_in=False
+    ) -> Hint:
+        hint = Hint(self._next_hint, holder, target, value, version, write_id, stand_in)
         self._next_hint += 1
         self.hints[hint.id] = hint
         self.tally["hints_stored"] += 1
         if self.record:
             self.emit({"type": "hint_stored", **hint.as_dict()})
+        return hint
+
+    def _stand_in(self, node, owner, value, version, write_id) -> None:
+        """`node` takes a write for unreachable `owner`: kept as a hint naming it, and
+        handed over at once if `node` can reach the owner."""
+        hint = self._keep_hint(node, owner, value, version, write_id, stand_in=True)
+        self._offer(hint)
 
     def offer_hints(self) -> None:
         """Send every waiting hint whose copy its holder can reach now."""
-        net = self.network
         for hint in list(self.hints.values()):
-            if hint.sending or not net.nodes[hint.holder].up:
-                continue
-            if net.reachable(hint.holder, hint.target):
-                hint.sending = True
-                payload = (hint.id, hint.value, hint.version, hint.write_id)
-                info = self._info(hint.write_id, hint.value, hint.version)
-                net.send(hint.holder, hint.target, "hint", payload, info)
-                net.set_timer(hint.holder, HINT_RETRY_MS, "hint_retry", hint.id)
+            self._offer(hint)
+
+    def _offer(self, hint: Hint) -> None:
+        net = self.network
+        if hint.sending or not net.nodes[hint.holder].up:
+            return
+        if net.reachable(hint.holder, hint.target):
+            hint.sending = True
+            payload = (hint.id, hint.value, hint.version, hint.write_id)
+            info = self._info(hint.write_id, hint.value, hint.version)
+            net.send(hint.holder, hint.target, "hint", payload, info)
+            net.set_timer(hint.holder, HINT_RETRY_MS, "hint_retry", hint.id)
 
     # -- the network calls these -------------------------------------------------------
 
     def _on_message(self, message) -> None:
         kind, payload, node = message.kind, message.payload, message.dst
         if kind == "write":
-            op_id, value, version, write_id = payload
-            self._store(node, value, version, write_id, "write", op_id)
+            op_id, value, version, write_id, *owner = payload
+            if owner:  # a stand-in's: kept as a hint for the owner
+                self._stand_in(node, owner[0], value, version, write_id)
+            else:
+                self._store(node, value, version, write_id, "write", op_id)
             self.network.send(node, message.src, "ack", op_id, self._info_op(op_id))
         elif kind == "ack":
             self._ack(self._op(payload), message.src)
@@ -585,6 +681,12 @@ class Cluster:
                 for n, c in self.copies.items()
             ],
             "hints": [h.as_dict() for h in self.hints.values()],
+            "ring": {
+                "nodes": len(self.nodes),
+                "preference": list(self.preference),
+                "owners": list(self.owners),
+                "sloppy": self.sloppy,
+            },
             "overlap": self.overlap,
             "tie": self.last_tie,
         }

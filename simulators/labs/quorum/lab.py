@@ -24,6 +24,9 @@ Choices made here, so the lab says what it does:
   version's timestamp is that far in the past), as a trial's is (`trials.py`): a write
   through a node whose clock runs 1 ms behind is not lost to a value stamped at the
   very same instant.
+- `set_nodes` starts a fresh cluster of M nodes on the ring, N copies kept (a sloppy
+  quorum's stand-ins are the nodes past the owners: see `cluster.py`); `set_copies`
+  starts one with M = N again. `set_sloppy` takes effect from the next write.
 - `skew_ladder` runs the counter's trials of the live configuration once per skew of
   one node's clock, all from one seed, and keeps the lost writes at each for the chart.
   A stopped node is refused (`node_stopped`): it coordinates no write, so every rung
@@ -88,6 +91,8 @@ class QuorumLab(ClockedLab):
         self._judged_for = None  # (the judged operations' states, their verdicts)
         self.read_repair = True
         self.hinted_handoff = True
+        self.sloppy = False
+        self.ring_nodes = self.option_values["copies"]  # M: nodes on the ring
         self.rotation = 0
         self.generation = 0
         self.batches = 0
@@ -107,6 +112,8 @@ class QuorumLab(ClockedLab):
             self.queue,
             rng,
             copies,
+            ring=self.ring_nodes,
+            sloppy=self.sloppy,
             read_repair=self.read_repair,
             hinted_handoff=self.hinted_handoff,
             origin_ms=self.now_ms,
@@ -119,7 +126,7 @@ class QuorumLab(ClockedLab):
 
     @property
     def copies(self) -> int:
-        return len(self.cluster.nodes)
+        return len(self.cluster.owners)
 
     # -- time --------------------------------------------------------------------------
 
@@ -209,6 +216,7 @@ class QuorumLab(ClockedLab):
             if level not in NAMED_LEVELS and level > copies:
                 self.levels[name] = copies
                 clamped.append(name)
+        self.ring_nodes = copies
         self.cluster = self._fresh_cluster(copies)
         self.replay = None
         self.rotation = 0
@@ -216,6 +224,32 @@ class QuorumLab(ClockedLab):
         r_needed = needed_for(self.levels["r"], copies)
         event = {"type": "copies_set", "copies": copies, "clamped": clamped}
         return [event, self._levels_event(w_needed, r_needed)]
+
+    def do_set_nodes(self, nodes: int) -> list[dict]:
+        """Start again with a fresh cluster of `nodes` nodes on the ring (M), keeping
+        N copies: the nodes past the owners are the stand-ins of a sloppy quorum."""
+        if nodes < self.copies:
+            raise ActionError(
+                "fewer_nodes_than_copies",
+                _(
+                    "a ring of %(nodes)s nodes cannot hold %(copies)s copies; choose "
+                    "at least %(copies)s nodes or fewer copies"
+                ),
+                "nodes",
+                nodes=nodes,
+                copies=self.copies,
+            )
+        self.ring_nodes = nodes
+        self.cluster = self._fresh_cluster(self.copies)
+        self.replay = None
+        self.rotation = 0
+        return [{"type": "nodes_set", **self.cluster.snapshot()["ring"]}]
+
+    def do_set_sloppy(self, on: bool) -> list[dict]:
+        """Turn the sloppy quorum on or off: stand-ins take writes for unreachable
+        owners, and their acks count toward W."""
+        self.sloppy = self.cluster.sloppy = on
+        return [{"type": "sloppy_set", "on": on}]
 
     # -- faults ------------------------------------------------------------------------
 
@@ -307,6 +341,8 @@ class QuorumLab(ClockedLab):
         net = self.network
         return TrialConfig(
             copies=self.copies,
+            nodes=len(self.cluster.nodes),
+            sloppy=self.sloppy,
             w=needed_for(self.levels["w"], self.copies),
             r=needed_for(self.levels["r"], self.copies),
             cut=tuple(link.id for link in net.links.values() if not link.up),
@@ -377,6 +413,7 @@ class QuorumLab(ClockedLab):
             config.read_repair,
             config.hinted_handoff,
         )
+        self.ring_nodes, self.sloppy = config.ring_size(), config.sloppy
         self.queue = EventQueue(self.queue.clock)
         self.cluster = start_trial(
             config,
@@ -424,6 +461,8 @@ class QuorumLab(ClockedLab):
             },
             "read_repair": self.read_repair,
             "hinted_handoff": self.hinted_handoff,
+            "sloppy": self.sloppy,
+            "ring_nodes": len(cluster.nodes),
             "skew_bound_ms": SKEW_BOUND_MS,
             "timeout_ms": TIMEOUT_MS,
             "next_value": cluster.next_value,

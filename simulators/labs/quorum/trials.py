@@ -19,7 +19,8 @@ booking was less than `s` ms earlier: none at a skew of 0, about one in a thousa
 that node's writes at -1 ms, every one at -1,000 ms. (Stamped at the same instant, as it
 once was, the value made a 1 ms skew lose as many writes as a 1,000 ms one.)
 A write is *lost* when it was acknowledged and, at the end of the trial, no copy keeps
-it: every copy kept a larger version (in a one-write trial, the initial value's).
+it (every copy kept a larger version: in a one-write trial, the initial value's) and no
+sloppy quorum's stand-in still holds it for an owner it cannot reach.
 """
 
 from dataclasses import dataclass, replace
@@ -41,6 +42,8 @@ class TrialConfig:
     """Everything a trial's cluster is built from."""
 
     copies: int = 3
+    nodes: int = 0  # M, nodes on the ring; 0: as many as copies
+    sloppy: bool = False
     w: int = 2
     r: int = 2
     cut: tuple[str, ...] = ()
@@ -52,16 +55,28 @@ class TrialConfig:
     def __post_init__(self) -> None:
         if not 1 <= self.w <= self.copies or not 1 <= self.r <= self.copies:
             raise ValueError("W and R must be between 1 and the number of copies")
+        if not self.copies <= self.ring_size() <= len(NODE_IDS):
+            raise ValueError("the ring needs between N and five nodes")
         if not self.running():
             raise ValueError("at least one node must be running")
 
     def running(self) -> list[str]:
         """The nodes a trial may pick as coordinators."""
-        return [n for n in NODE_IDS[: self.copies] if n not in self.stopped]
+        return [n for n in NODE_IDS[: self.ring_size()] if n not in self.stopped]
+
+    def ring_size(self) -> int:
+        """M: how many nodes stand on the ring."""
+        return self.nodes or self.copies
 
     def as_dict(self) -> dict:
+        """The config as data; `nodes` and `sloppy` only on a ring larger than N or
+        with a sloppy quorum (a plain cluster's config reads as it always has)."""
+        ring = {}
+        if self.ring_size() != self.copies or self.sloppy:
+            ring = {"nodes": self.ring_size(), "sloppy": self.sloppy}
         return {
             "copies": self.copies,
+            **ring,
             "w": self.w,
             "r": self.r,
             "cut": list(self.cut),
@@ -128,6 +143,8 @@ def start_trial(
         queue,
         rng,
         config.copies,
+        ring=config.ring_size(),
+        sloppy=config.sloppy,
         cut=config.cut,
         stopped=config.stopped,
         skews=config.skews,
@@ -148,7 +165,12 @@ def write_lost(cluster: Cluster, write) -> bool:
     """Whether an acknowledged `write` is kept by no copy."""
     if write.status != "ok":
         return False
-    return all(copy.write_id != write.id for copy in cluster.copies.values())
+    kept = any(copy.write_id == write.id for copy in cluster.copies.values())
+    # a sloppy quorum's stand-in still holding it for an owner it cannot reach
+    held = any(
+        hint.stand_in and hint.write_id == write.id for hint in cluster.hints.values()
+    )
+    return not kept and not held
 
 
 def run_trials(config: TrialConfig, seed: int, count: int) -> TrialResults:

@@ -72,7 +72,7 @@ export function createRenderer() {
         onError: slots.onError,
         declaration: hello.declaration,
         kinds: messageKinds(),
-        label: t("The cluster: every node holds a copy of the row"),
+        label: t("The cluster: each owner holds a copy of the row"),
         messageLabel: (m) => (m.info?.value === undefined ? null : String(m.info.value)),
         describeNode: (node, snap) => describeCopy(node, snap),
       });

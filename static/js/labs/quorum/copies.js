@@ -2,7 +2,9 @@
  * Each node's copy of the row, drawn in the network view's node panels: its value, its
  * version, and tags for the roles it plays in the operation in focus (coordinator, in the
  * write set W, in the read set R, the shared copy). Tags are words and shapes, never
- * colour alone.
+ * colour alone. On a ring of more nodes than copies, a node past the owners has no copy:
+ * its card says so, or, when it stands in for unreachable owners (sloppy quorum), which
+ * owners and the value it keeps for them until it hands the hints back.
  */
 
 import d3 from "d3";
@@ -19,8 +21,8 @@ const EDGE = 4; // a phone's card stays this far inside the drawing
 export function rolesOf(snapshot) {
   const history = snapshot.history ?? [];
   const last = history.at(-1) ?? null;
-  /** @type {{focus: any, coordinator: string | null, w: string[], r: string[], shared: string[]}} */
-  const roles = { focus: last, coordinator: last?.coordinator ?? null, w: [], r: [], shared: [] };
+  /** @type {{focus: any, coordinator: string | null, w: string[], r: string[], shared: string[], standIns: Record<string, string>}} */
+  const roles = { focus: last, coordinator: last?.coordinator ?? null, w: [], r: [], shared: [], standIns: {} };
   if (!last) return roles;
   const overlap = snapshot.overlap;
   if (last.kind === "read" && overlap && overlap.read === last.id) {
@@ -33,6 +35,7 @@ export function rolesOf(snapshot) {
     roles.w = write ? write.confirmed : [];
   } else {
     roles.w = last.confirmed;
+    roles.standIns = last.stand_ins ?? {};
   }
   return roles;
 }
@@ -65,21 +68,26 @@ export function drawCopies(view, snapshot) {
     const inW = roles.w.includes(node.id);
     const inR = roles.r.includes(node.id);
     const shared = roles.shared.includes(node.id);
-    const held = hints.filter((h) => h.holder === node.id).length;
+    const heldHints = hints.filter((h) => h.holder === node.id);
+    const held = heldHints.length;
+    const keptFor = heldHints.filter((h) => h.stand_in);
+    const standsIn = Object.values(roles.standIns).includes(node.id) || keptFor.length > 0;
+    const owner = ringOwner(snapshot, node.id);
     // A playing lab draws ten frames a second; a card is written again only when what it
     // shows changed (each text written, and each tag measured, lays the page out again).
     const at = layout.positions.get(node.id);
     const shown = copy
-      ? [copy.value, copy.version.join(":"), isCoordinator, inW, inR, shared, held]
-      : [];
+      ? [copy.value, copy.version.join(":"), isCoordinator, inW, inR, shared, held, owner]
+      : [isCoordinator, inW, standsIn, ...keptFor.map((h) => `${h.target}=${h.value}`)];
     const key = [layout.width, layout.height, layout.narrow, at?.x, at?.y, ...shown].join("|");
     if (drawnKeys.get(this) === key) return;
     drawnKeys.set(this, key);
     if (!copy) {
-      panel.selectAll("*").remove();
+      drawStandIn(panel, layout, node, { isCoordinator, inW, standsIn, keptFor, held });
       return;
     }
     if (panel.select("g.q-card").empty()) enterCard(panel);
+    panel.attr("data-role", owner ? "owner" : null);
     panel.attr("data-copy-value", copy.value).attr("data-version", copy.version.join(":"));
     panel.classed("is-coordinator", isCoordinator).classed("is-shared", shared);
     panel.select(".q-coordinator-ring").attr("visibility", isCoordinator ? "visible" : "hidden");
@@ -102,6 +110,55 @@ export function drawCopies(view, snapshot) {
     const [x, y] = cardOrigin(layout, node.id, width);
     card.attr("transform", `translate(${x},${y})`);
   });
+}
+
+/** Whether the ring has nodes past the owners and `id` is one of the owners (its panel says so in data-role). */
+function ringOwner(snapshot, id) {
+  const ring = snapshot.ring;
+  return Boolean(ring && ring.nodes > ring.owners.length && ring.owners.includes(id));
+}
+
+/**
+ * The card of a node past the owners: no copy of the row; a stand-in says for which
+ * owners it keeps the write, and what value, until it hands the hints back.
+ */
+function drawStandIn(panel, layout, node, { isCoordinator, inW, standsIn, keptFor, held }) {
+  if (panel.select("g.q-card").empty()) enterCard(panel);
+  panel.attr("data-role", standsIn ? "stand-in" : "spare").attr("data-copy-value", null).attr("data-version", null);
+  panel.classed("is-coordinator", isCoordinator).classed("is-shared", false);
+  panel.select(".q-coordinator-ring").attr("visibility", isCoordinator ? "visible" : "hidden");
+  panel.select(".q-shared-ring").attr("visibility", "hidden");
+  const card = panel.select("g.q-card");
+  const owners = [...new Set(keptFor.map((h) => h.target))].join(", ");
+  card
+    .select(".q-value")
+    .text(owners ? fmt(t("stand-in for %(owners)s"), { owners }) : t("no copy of the row"));
+  const newest = keptFor.at(-1);
+  card
+    .select(".q-version")
+    .text(
+      newest
+        ? fmt(t("hint: %(value)s seats"), { value: num(newest.value) })
+        : t("not an owner"),
+    );
+  const tags = [];
+  if (isCoordinator) tags.push({ key: "coord", text: t("coordinator") });
+  if (standsIn) tags.push({ key: "stand-in", text: t("stand-in") });
+  if (inW) tags.push({ key: "w", text: "W" });
+  // one hint is the line above; more are counted
+  if (held > 1) tags.push({ key: "hint", text: fmt(tn("%(n)s hint", "%(n)s hints", held), { n: num(held) }) });
+  const tagsWidth = drawTags(card.select(".q-tags"), tags);
+  const textWidth = Math.max(measure(card.select(".q-value")), measure(card.select(".q-version")));
+  const width = Math.max(CARD_W, Math.ceil(tagsWidth) + 12, Math.ceil(textWidth) + 16);
+  card.select(".q-card-box").attr("width", width);
+  const [x, y] = cardOrigin(layout, node.id, width);
+  card.attr("transform", `translate(${x},${y})`);
+}
+
+/** A card line's width (0 where the page does not lay text out). */
+function measure(selection) {
+  const text = /** @type {SVGTextElement | null} */ (selection.node());
+  return text?.getComputedTextLength?.() ?? 0;
 }
 
 function enterCard(panel) {
@@ -155,7 +212,14 @@ function drawTags(layer, tags) {
 /** The spoken part of a node's name: its copy's value and version. */
 export function describeCopy(node, snapshot) {
   const copy = (snapshot?.replicas ?? []).find((c) => c.node === node.id);
-  if (!copy) return "";
+  if (!copy) {
+    const kept = (snapshot?.hints ?? []).filter((h) => h.stand_in && h.holder === node.id);
+    if (!kept.length) return snapshot?.ring ? t("No copy of the row: it is past the owners on the ring.") : "";
+    return fmt(t("No copy of the row: a stand-in keeping %(value)s seats as a hint for %(owners)s."), {
+      value: num(kept.at(-1).value),
+      owners: [...new Set(kept.map((h) => h.target))].join(", "),
+    });
+  }
   return fmt(t("Its copy: %(value)s seats, version %(version)s."), {
     value: num(copy.value),
     version: versionText(copy.version),

@@ -8,11 +8,15 @@ import { failureText, listOf } from "./words.js";
 
 function completed(e) {
   if (e.kind === "write") {
-    return fmt(t("Write #%(op)s of %(value)s seats acknowledged by %(set)s."), {
+    const said = fmt(t("Write #%(op)s of %(value)s seats acknowledged by %(set)s."), {
       op: num(e.op),
       value: num(e.value),
       set: listOf(e.confirmed),
     });
+    const standIns = Object.entries(e.stand_ins ?? {});
+    if (!standIns.length) return said;
+    const pairs = standIns.map(([owner, node]) => fmt(t("%(node)s for %(owner)s"), { node, owner }));
+    return `${said} ${fmt(t("Stand-ins, holding it as hints: %(pairs)s."), { pairs: listOf(pairs) })}`;
   }
   if (e.stale) {
     return fmt(t("Read #%(op)s returned %(value)s: STALE, the latest completed write was %(expected)s."), {
@@ -58,7 +62,13 @@ const SENTENCES = {
         })
       : null,
   hint_stored: (e) =>
-    fmt(t("%(holder)s keeps a hint: write %(value)s for %(target)s, which did not confirm."), {
+    e.stand_in
+      ? fmt(t("%(holder)s stands in for unreachable %(target)s: it keeps write %(value)s as a hint, and its ack counts toward W."), {
+          holder: e.holder,
+          value: num(e.value),
+          target: e.target,
+        })
+      : fmt(t("%(holder)s keeps a hint: write %(value)s for %(target)s, which did not confirm."), {
       holder: e.holder,
       value: num(e.value),
       target: e.target,
@@ -84,6 +94,15 @@ const SENTENCES = {
       n: num(e.copies),
     }),
   copies_set: (e) => fmt(t("A fresh cluster of %(n)s copies."), { n: num(e.copies) }),
+  nodes_set: (e) =>
+    fmt(t("A fresh ring of %(m)s nodes: the row's owners are %(owners)s."), {
+      m: num(e.nodes),
+      owners: listOf(e.owners),
+    }),
+  sloppy_set: (e) =>
+    e.on
+      ? t("Sloppy quorum on: the next node on the ring takes a write for an unreachable owner.")
+      : t("Sloppy quorum off: only the owners count toward W."),
   read_repair_set: (e) => (e.on ? t("Read repair on.") : t("Read repair off.")),
   hinted_handoff_set: (e) => (e.on ? t("Hinted handoff on.") : t("Hinted handoff off.")),
   trials_run: (e) =>

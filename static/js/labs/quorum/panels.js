@@ -54,7 +54,7 @@ export function createSummary(parent) {
           r: levelText(lv.r, lv.r_needed, copies),
           repair: snapshot.read_repair ? t("on") : t("off"),
           hints: snapshot.hinted_handoff ? t("on") : t("off"),
-        }),
+        }) + ringText(snapshot),
       );
       const sum = lv.w_needed + lv.r_needed;
       setData(promise, "guaranteed", String(lv.overlap_guaranteed));
@@ -82,6 +82,17 @@ export function createSummary(parent) {
       }
     },
   };
+}
+
+/** The ring, when it has more nodes than copies or a sloppy quorum: "" otherwise. */
+function ringText(snapshot) {
+  const ring = snapshot.ring;
+  if (!ring || (ring.nodes === ring.owners.length && !ring.sloppy)) return "";
+  return fmt(t(" · M = %(m)s nodes, owners %(owners)s · sloppy quorum %(sloppy)s"), {
+    m: num(ring.nodes),
+    owners: ring.owners.join(", "),
+    sloppy: ring.sloppy ? t("on") : t("off"),
+  });
 }
 
 /** A tie between two writes, in one sentence: which won, which was discarded. */
