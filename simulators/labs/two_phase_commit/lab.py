@@ -16,6 +16,7 @@ the lab says what it does:
   after the first half, the debit, was committed).
 """
 
+from simulators.engine.bank import EXPLANATIONS
 from simulators.engine.clock import EventQueue
 from simulators.engine.clocked import ClockedLab
 from simulators.engine.declaration import ActionError
@@ -51,6 +52,7 @@ from simulators.labs.two_phase_commit.declaration import (
     POINTS,
     TwoPhaseCost,
 )
+from simulators.labs.two_phase_commit.histories import judged
 from simulators.labs.two_phase_commit.tour import TOUR
 
 CLICKS = "you"  # the client name of the visitor's own operations
@@ -64,7 +66,8 @@ class TwoPhaseCommitLab(ClockedLab):
     actions = ACTIONS
     tour = TOUR
     cost_model = TwoPhaseCost
-    words = tuple(label for _id, label in NODES)
+    # the bank checker's verdicts come as English data: hello carries them translated
+    words = tuple(label for _id, label in NODES) + EXPLANATIONS
     creation_cost = 300  # measured 0.13 ms (benchmarks/replay_costs.py)
 
     def __init__(self, seed: int = 0, **options) -> None:
@@ -281,6 +284,7 @@ class TwoPhaseCommitLab(ClockedLab):
             "ops": [op.as_dict() for op in cluster.ops],
             "ops_total": cluster.next_id - 1,
             "bank": self.bank.snapshot(),
+            "checker": judged(cluster),
             "timing": {
                 "log_ms": LOG_MS,
                 "vote_timeout_ms": VOTE_TIMEOUT_MS,

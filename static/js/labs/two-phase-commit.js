@@ -11,7 +11,7 @@ import { createMetricsList } from "../metrics-list.js";
 import { createNetworkView } from "../network-view.js";
 import { describeEvents } from "./two-phase-commit/describe.js";
 import { describeServer, drawPanels } from "./two-phase-commit/panels.js";
-import { createBank, createCosts, createHistory } from "./two-phase-commit/side.js";
+import { createBank, createCosts, createHistory, createJudged } from "./two-phase-commit/side.js";
 import { messageKinds } from "./two-phase-commit/words.js";
 
 /** @import { Frame, Renderer, Snapshot } from "../types.js" */
@@ -97,7 +97,7 @@ export function createRenderer() {
       side = document.createElement("div");
       side.className = "tp-side";
       (slots.side ?? root).append(side);
-      parts = [createCosts(side), createBank(side), createHistory(side)];
+      parts = [createCosts(side), createBank(side), createJudged(side), createHistory(side)];
       metricsList = createMetricsList(slots.metrics, METRICS, "pc-metrics tp-metrics");
       drawAll(hello.snapshot, hello.metrics);
     },
@@ -115,6 +115,7 @@ export function createRenderer() {
       root?.remove();
       side?.remove();
       metricsList?.destroy();
+      for (const part of parts) part.destroy?.();
       view = root = side = metricsList = snapshot = null;
       parts = [];
     },

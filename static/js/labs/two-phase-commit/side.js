@@ -5,6 +5,7 @@
 
 import { createLineChart } from "../../charts.js";
 import { dataTable } from "../../data-table.js";
+import { createHistoryDiagram } from "../../history-diagram.js";
 import { decimal, fmt, num, t } from "../../i18n.js";
 import { opText, outcomeText, reasonText, serverName } from "./words.js";
 
@@ -128,6 +129,88 @@ export function createBank(root) {
       );
       status.textContent = parts.join(" ");
       el.classList.toggle("is-off", Boolean(off));
+    },
+  };
+}
+
+/** A short label for an operation's bar on the time diagram. */
+function barLabel(op) {
+  const v = op.value;
+  if (op.f === "transfer") return `${v.from}→${v.to}: ${num(v.amount)}`;
+  if (op.f === "read") {
+    return op.outcome === "ok" && Array.isArray(v) ? fmt(t("Σ %(total)s"), { total: num(v.reduce((a, b) => a + b, 0)) }) : t("Σ …");
+  }
+  if (op.f === "book") return `${v.seat} ${v.passenger}`;
+  if (op.f === "fare") return `${v.seat} ${num(v.fare)}`;
+  return "";
+}
+
+/** The promise's name, by the checker's code. */
+function promiseName(code) {
+  return code === "bank-total" ? t("Every read adds up to the total") : code;
+}
+
+/**
+ * The newest operations on a time diagram, judged by Jepsen's bank checker
+ * (simulators/engine/bank.py): an outcome the client cannot know runs on, dashed,
+ * and a read that does not add up is numbered with the transfers that explain it.
+ */
+export function createJudged(root) {
+  const el = section(root, "tp-judged", t("The history, judged"));
+  el.dataset.spot = "checker";
+  const note = document.createElement("p");
+  note.className = "tp-note";
+  note.textContent = t(
+    "Each operation is a bar from the moment its client sent it to the moment it heard back; a bar still open with “?” never heard. Jepsen's bank checker reads the transfers and the reads of every account.",
+  );
+  const chips = document.createElement("ul");
+  chips.className = "promise-chips";
+  el.append(note, chips);
+  const diagram = createHistoryDiagram(el);
+  let last = "";
+  return {
+    update(snapshot) {
+      const checker = snapshot.checker ?? { window: [], verdicts: [] };
+      const byId = new Map(snapshot.ops.map((op) => [op.id, op]));
+      const ops = checker.window.map((id) => byId.get(id)).filter(Boolean);
+      const key = JSON.stringify([ops.map((op) => [op.id, op.outcome]), checker.verdicts]);
+      if (key === last) return;
+      last = key;
+      const verdict = checker.verdicts[0] ?? null;
+      const why = verdict?.explanation ? fmt(t(verdict.explanation), verdict.params ?? {}) : "";
+      chips.replaceChildren(
+        ...checker.verdicts.map((v) => {
+          const li = document.createElement("li");
+          li.dataset.promise = v.promise;
+          li.dataset.ok = String(v.ok);
+          const name = promiseName(v.promise);
+          li.textContent = v.ok ? fmt(t("✓ %(promise)s: kept"), { promise: name }) : fmt(t("✗ %(promise)s: broken"), { promise: name });
+          return li;
+        }),
+      );
+      diagram.update({
+        ops: ops.map((op) => ({
+          id: op.id,
+          client: op.client === "you" ? t("you") : op.client,
+          kind: op.kind,
+          value: op.value,
+          label: barLabel(op),
+          // steps order everything the cluster did (a millisecond holds several)
+          invoke: op.invoke[1],
+          complete: op.outcome === "info" || !op.complete ? null : op.complete[1],
+          outcome: op.outcome,
+        })),
+        verdict: verdict
+          ? {
+              ok: verdict.ok,
+              witness: verdict.witness,
+              text: verdict.ok ? t("Every read here added up to the total.") : fmt(t("%(promise)s: %(why)s"), { promise: promiseName(verdict.promise), why }),
+            }
+          : null,
+      });
+    },
+    destroy() {
+      diagram.destroy();
     },
   };
 }
