@@ -184,33 +184,49 @@ function choiceField(param, id) {
     option.selected = choice.value === param.default;
     input.append(option);
   });
-  const most = param.most;
-  const refresh = most
-    ? (/** @type {Snapshot} */ snapshot) => offerPossible(most, param, input, snapshot)
-    : null;
+  const refresh =
+    param.most || param.least
+      ? (/** @type {Snapshot} */ snapshot) => offerPossible(param, input, snapshot)
+      : null;
   return { input, refresh, value: () => param.choices[input.selectedIndex]?.value };
 }
 
 /**
+ * The number at a dotted path of the snapshot, or null.
+ * @param {Snapshot} snapshot
+ * @param {string | undefined} path
+ * @returns {number | null}
+ */
+function numberAt(snapshot, path) {
+  if (!path) return null;
+  /** @type {any} */
+  let value = snapshot;
+  for (const part of path.split(".")) value = value?.[part];
+  return typeof value === "number" ? value : null;
+}
+
+/**
  * A choice whose parameter names `most` (a dotted path to a number in the snapshot)
- * offers no numeric choice above it: R of 4 or 5 is not offered while N is 3. A chosen
- * one that became impossible falls back to the first choice.
- * @param {string} path `param.most`
+ * offers no numeric choice above it: R of 4 or 5 is not offered while N is 3; one that
+ * names `least`, none below it: M of 3 or 4 nodes is not offered while N is 5. A chosen
+ * one that became impossible falls back to the first possible choice.
  * @param {ChoiceParam} param
  * @param {HTMLSelectElement} input
  * @param {Snapshot} snapshot
  */
-function offerPossible(path, param, input, snapshot) {
-  /** @type {any} */
-  let most = snapshot;
-  for (const part of path.split(".")) most = most?.[part];
-  if (typeof most !== "number") return;
+function offerPossible(param, input, snapshot) {
+  const most = numberAt(snapshot, param.most);
+  const least = numberAt(snapshot, param.least);
   param.choices.forEach((choice, index) => {
-    const impossible = typeof choice.value === "number" && choice.value > most;
+    const n = choice.value;
+    const impossible = typeof n === "number" && ((most !== null && n > most) || (least !== null && n < least));
     const option = input.options[index];
     option.hidden = option.disabled = impossible;
   });
-  if (input.options[input.selectedIndex]?.disabled) input.selectedIndex = 0;
+  if (input.options[input.selectedIndex]?.disabled) {
+    const first = [...input.options].findIndex((option) => !option.disabled);
+    input.selectedIndex = Math.max(0, first);
+  }
 }
 
 /**

@@ -45,8 +45,9 @@
  */
 
 /**
- * A `choice` parameter; `most`, a dotted path to the largest numeric choice possible now.
- * @typedef {ParamBase & {kind: "choice", choices: Choice[], most?: string}} ChoiceParam
+ * A `choice` parameter; `most` and `least`, dotted paths to the largest and the smallest
+ * numeric choice possible now.
+ * @typedef {ParamBase & {kind: "choice", choices: Choice[], most?: string, least?: string}} ChoiceParam
  */
 
 /**

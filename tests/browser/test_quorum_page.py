@@ -337,3 +337,30 @@ def test_a_ring_of_five_stays_in_the_first_screen(browser, live_server_url, size
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.console_errors == []
     context.close()
+
+
+def test_the_ring_offers_no_fewer_nodes_than_copies(page, live_server_url):
+    """M below N cannot be done: with five copies the Nodes (M) list offers 5 alone,
+    and with three again 3, 4 and 5."""
+    open_lab(page, live_server_url)
+    nodes = page.locator("#field-set_nodes-nodes")
+    offered = "e => [...e.options].filter(o => !o.disabled).map(o => o.text)"
+    assert nodes.evaluate(offered) == ["3", "4", "5"]
+    copies = page.locator('#controls form[data-action="set_copies"]')
+    copies.locator("select").select_option(label="5")
+    copies.locator('button[type="submit"]').click()
+    expect(page.locator(".net-node")).to_have_count(5)
+    page.wait_for_function(
+        "() => [...document.querySelector('#field-set_nodes-nodes').options]"
+        ".filter(o => !o.disabled).length === 1"
+    )
+    assert nodes.evaluate(offered) == ["5"]
+    assert nodes.evaluate("e => e.options[e.selectedIndex].text") == "5"
+    copies.locator("select").select_option(label="3")
+    copies.locator('button[type="submit"]').click()
+    expect(page.locator(".net-node")).to_have_count(3)
+    page.wait_for_function(
+        "() => [...document.querySelector('#field-set_nodes-nodes').options]"
+        ".filter(o => !o.disabled).length === 3"
+    )
+    assert page.console_errors == []

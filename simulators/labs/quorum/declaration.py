@@ -182,6 +182,7 @@ ACTIONS = (
                 default=3,
                 choices=NODE_CHOICES,
                 current="ring_nodes",
+                least="copies",
                 help=_(
                     "How many nodes stand on the ring (M, at least N): the row's "
                     "owners are the first N clockwise, the others can stand in."
