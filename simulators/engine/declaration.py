@@ -97,7 +97,7 @@ class Param:
     # a dotted path into the snapshot holding a number ("copies"): numeric choices above
     # it cannot be done now, and the browser does not offer them (the lab refuses them)
     most: str | None = None
-    # the same for the smallest possible number (quorum's M, nodes on the ring: "copies")
+    # the same for the smallest number (quorum's M, nodes on the ring: "copies")
     least: str | None = None
     # text that may be left empty ("" means none: an optional end or a node to avoid)
     blank: bool = False
