@@ -186,6 +186,7 @@ class Paired:
 
 
 MIN_PAIRS = 5
+WARM_UP = 8  # calls before CPython 3.11 specializes a function's bytecode (paired_rows)
 
 
 def paired(
@@ -361,9 +362,19 @@ def paired_rows(
     items: int,
     target: float,
     pairs: int = MIN_PAIRS,
+    warm: Callable[[], object] | None = None,
 ) -> list[Row | str]:
     """A section of one row: `case` over `peer` in CPU time as interleaved pairs, the
-    median case timing beside it, passed when the median ratio is at most `target`."""
+    median case timing beside it, passed when the median ratio is at most `target`.
+
+    `warm`, when given, runs both sides on a small workload `WARM_UP` times first:
+    CPython 3.11 specializes a function's bytecode only from its 8th call, so a side
+    whose loop is one call a run (a bare engine's `run_until`) would otherwise be timed
+    cold in every pair of a short run, while a side that calls its loop several times
+    a run is timed warm (two-phase-commit read 2.0x cold, 2.4x warm)."""
+    if warm is not None:
+        for _ in range(WARM_UP):
+            warm()
     timings: list[Timing] = []
 
     def timed_case() -> float:
