@@ -364,3 +364,31 @@ def test_the_ring_offers_no_fewer_nodes_than_copies(page, live_server_url):
         ".filter(o => !o.disabled).length === 3"
     )
     assert page.console_errors == []
+
+
+def test_on_a_phone_the_verdicts_leave_the_cluster_its_room(browser, live_server_url):
+    """At 390 x 844, with the checker's box full (three operations) and the lines above
+    the cluster long (Thai), the cluster is still drawn large: its nodes span at least
+    70 px (the box and the lines left them 44 px before they were made compact)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = watch_errors(context.new_page())
+    page.goto(f"{live_server_url}/labs/quorum/?seed={SEED}&lang=th")
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    skip = page.locator(".tour-skip")
+    if skip.is_visible():
+        skip.click()
+    quick = page.locator("#quick-controls")
+    for action in ("write", "read", "read"):
+        quick.locator(f'form[data-action="{action}"] button[type="submit"]').click()
+    expect(page.locator(".q-judged .hd-op")).to_have_count(3, timeout=15_000)
+    page.evaluate("window.scrollTo(0, 0)")
+    ys = [
+        page.locator(f'#stage .net-node[data-node="{n}"]').bounding_box()["y"]
+        for n in "ABC"
+    ]
+    assert max(ys) - min(ys) >= 70, ys
+    summary = page.locator("#stage .q-summary")
+    assert summary.evaluate("e => e.tabIndex") == 0
+    assert summary.get_attribute("aria-label")
+    assert page.console_errors == []
+    context.close()

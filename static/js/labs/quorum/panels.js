@@ -32,6 +32,9 @@ function setData(el, key, value) {
 /** Levels, switches and the overlap sentence, above the drawing. */
 export function createSummary(parent) {
   const box = element("div", "q-summary");
+  // on a phone the box keeps three lines and scrolls (stage.css): reachable by keyboard
+  box.tabIndex = 0;
+  box.setAttribute("aria-label", t("The levels, the rules and the last read"));
   const levels = element("p", "q-levels");
   const promise = element("p", "q-promise");
   const overlap = element("p", "q-overlap");
