@@ -17,8 +17,10 @@
  *
  * Used by the quorum, replication and two-phase-commit labs. `update({ops, verdict})`:
  *   ops      [{id, client, kind: "write" | "read", value, invoke, complete, outcome,
- *             label?}] in any order; `invoke`/`complete` are comparable numbers (the
- *             lab's step counter), `complete` null while pending or unknown
+ *             label?, short?}] in any order; `invoke`/`complete` are comparable numbers
+ *             (the lab's step counter), `complete` null while pending or unknown; a bar
+ *             shows its label, or `short` where that does not fit, cut with "…" to
+ *             the bar (the whole label is the bar's title and in the list)
  *   verdict  {ok: true | false | null, witness: [ids], text} (null: nothing judged);
  *             `text` already translated
  */
@@ -40,6 +42,44 @@ function labelOf(op) {
   if (op.label) return String(op.label);
   const value = op.value === null || op.value === undefined ? "…" : String(op.value);
   return op.kind === "write" ? fmt(t("W %(value)s"), { value }) : fmt(t("R → %(value)s"), { value });
+}
+
+/**
+ * `label` as it fits in `room` pixels of `text` (an SVG text element): whole, whole and
+ * pressed together by at most 15% (`squeeze`, the length to draw it in), or cut with
+ * "…", or nothing when not even a character and "…" fit. A bar is only as wide as its
+ * moments' columns: on a phone, an email read or written ran out of its bar, over the
+ * next one and out of the diagram. Widths are measured once a string (`widths`); where
+ * nothing is laid out (a closed panel) they are estimated and not kept.
+ * @param {SVGTextContentElement} text
+ * @param {string} label
+ * @param {number} room
+ * @param {Map<string, number>} widths
+ * @returns {{shown: string, squeeze: number | null}}
+ */
+function fitLabel(text, label, room, widths) {
+  const widthOf = (/** @type {string} */ s) => {
+    const known = widths.get(s);
+    if (known !== undefined) return known;
+    text.removeAttribute("textLength");
+    text.textContent = s;
+    const measured = text.getComputedTextLength();
+    if (!measured) return s.length * 6.6;
+    widths.set(s, measured);
+    return measured;
+  };
+  const whole = widthOf(label);
+  if (whole <= room) return { shown: label, squeeze: null };
+  if (whole * 0.85 <= room) return { shown: label, squeeze: room };
+  const chars = [...label];
+  let lo = 0; // the most characters known to fit before "…"
+  let hi = chars.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (widthOf(`${chars.slice(0, mid).join("").trimEnd()}…`) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return { shown: lo ? `${chars.slice(0, lo).join("").trimEnd()}…` : "", squeeze: null };
 }
 
 /** @param {any} op */
@@ -76,6 +116,8 @@ export function createHistoryDiagram(parent, { title } = {}) {
   const list = figure.append("ol").attr("class", "visually-hidden");
   /** @type {any} */
   let last = null;
+  /** @type {Map<string, number>} each label's width as drawn, once measured */
+  const widths = new Map();
   const observer = new ResizeObserver(() => {
     if (last) draw(last);
   });
@@ -146,9 +188,36 @@ export function createHistoryDiagram(parent, { title } = {}) {
         g.select("text").attr("x", LEFT - 10).attr("y", y).text(k === "0" ? name : "");
       });
 
+    // each bar's span, and the room its label has: the free stretch of its line around
+    // the bar's middle, up to the bars before and after it on that line (a label wider
+    // than its bar may run over the line, never over another bar or out of the diagram)
+    /** @type {Map<number, {x0: number, x1: number, room: number}>} */
+    const spans = new Map();
+    /** @type {Map<string, {x0: number, x1: number, room: number}[]>} */
+    const byLane = new Map();
+    for (const op of ops) {
+      const open = op.complete === null || op.complete === undefined;
+      const x0 = xOf(op.invoke) - step * 0.35;
+      const x1 = open ? width - RIGHT : xOf(op.complete) + step * 0.35;
+      const span = { x0, x1, room: 0 };
+      spans.set(op.id, span);
+      const lane = /** @type {string} */ (laneOf.get(op.id));
+      byLane.set(lane, [...(byLane.get(lane) ?? []), span]);
+    }
+    for (const line of byLane.values()) {
+      line.sort((a, b) => a.x0 - b.x0);
+      line.forEach((span, i) => {
+        const before = i ? line[i - 1].x1 : LEFT - 6;
+        const after = i < line.length - 1 ? line[i + 1].x0 : width;
+        const middle = (span.x0 + span.x1) / 2;
+        span.room = Math.max(span.x1 - span.x0 - 2, 2 * Math.min(middle - before, after - middle) - 2);
+      });
+    }
+
     const bar = bars.selectAll("g.hd-op").data(ops, (/** @type {any} */ op) => op.id);
     bar.exit().remove();
     const barIn = bar.enter().append("g").attr("class", "hd-op");
+    barIn.append("title");
     barIn.append("rect").attr("class", "hd-bar").attr("rx", 4);
     barIn.append("text").attr("class", "hd-label");
     barIn.append("text").attr("class", "hd-mark");
@@ -168,8 +237,7 @@ export function createHistoryDiagram(parent, { title } = {}) {
       .each(function (op) {
         const g = d3.select(this);
         const open = op.complete === null || op.complete === undefined;
-        const x0 = xOf(op.invoke) - step * 0.35;
-        const x1 = open ? width - RIGHT : xOf(op.complete) + step * 0.35;
+        const { x0, x1, room } = /** @type {{x0: number, x1: number, room: number}} */ (spans.get(op.id));
         const y = yOf(/** @type {string} */ (laneOf.get(op.id)));
         g.select("rect")
           .attr("x", x0)
@@ -177,11 +245,16 @@ export function createHistoryDiagram(parent, { title } = {}) {
           .attr("width", Math.max(6, x1 - x0))
           .attr("height", BAR)
           .attr("fill", op.outcome === "fail" ? `url(#${uid}-hatch)` : null);
+        // the label inside its bar (the whole of it in the bar's title and the list)
         const label = labelOf(op);
-        g.select(".hd-label")
-          .attr("x", (x0 + x1) / 2)
-          .attr("y", y)
-          .text(label);
+        const text = /** @type {SVGTextContentElement} */ (g.select(".hd-label").attr("x", (x0 + x1) / 2).attr("y", y).node());
+        let fitted = fitLabel(text, label, room, widths);
+        if (fitted.shown !== label && op.short) fitted = fitLabel(text, String(op.short), room, widths);
+        if (text.textContent !== fitted.shown) text.textContent = fitted.shown;
+        if (fitted.squeeze) text.setAttribute("textLength", String(fitted.squeeze));
+        else text.removeAttribute("textLength");
+        text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+        g.select("title").text(label);
         const mark = op.outcome === "fail" ? "✗" : op.outcome === "info" ? "?" : open ? "…" : "";
         g.select(".hd-mark")
           .attr("x", x1 - 2)

@@ -37,7 +37,10 @@ import { fitToRoom } from "./stage-fit.js";
  * @property {((node: any, snapshot: Snapshot | null) => string) | null} [describeNode]
  *   adds to a node's accessible name
  * @property {string} [label] the drawing's accessible name
- * @property {{wide: [number, number], narrow: [number, number]}} [sizes] the two viewBoxes
+ * @property {{wide: [number, number], narrow: [number, number]}
+ *   | ((room: {width: number, height: number, narrow: boolean}) => [number, number])} [sizes]
+ *   the two viewBoxes, or the viewBox for the room the drawing has (its box's size in CSS
+ *   pixels, 0 × 0 before the first layout), asked again whenever that box is resized
  * @property {Partial<typeof ACTIONS>} [actions] other names for the actions clicks send
  * @property {string[]} [fixedNodes] nodes a click does not stop or restart (a client)
  * @property {((id: string) => string) | null} [nodeMark] the text in a node's circle
@@ -64,7 +67,8 @@ const ACTIONS = {
  *   diamond, triangle); `messageLabel(message) → short text | null` captions a dot;
  * - `describeNode(node, snapshot) → text` adds to a node's accessible name;
  * - `label`: the drawing's accessible name; `actions`: other action names;
- * - `sizes`: `{wide: [w, h], narrow: [w, h]}` viewBoxes (default 960×440 and 400×520);
+ * - `sizes`: `{wide: [w, h], narrow: [w, h]}` viewBoxes (default 960×440 and 400×520),
+ *   or `({width, height, narrow}) → [w, h]`, the viewBox for the room in CSS pixels;
  * - `fixedNodes`: ids of nodes that are not buttons (a client that cannot crash);
  * - `nodeMark(id) → text`: what the node's circle says (default: the id, short).
  * @param {HTMLElement} container
@@ -201,10 +205,16 @@ export function createNetworkView(container, options = {}) {
   function relayout(force = false) {
     const across = fit.clientWidth || container.clientWidth || SIZES.wide[0];
     const narrow = across < NARROW_BELOW_PX;
-    const [width, height] = narrow ? sizes.narrow : sizes.wide;
+    const [width, height] =
+      typeof sizes === "function"
+        ? sizes({ width: fit.clientWidth, height: fit.clientHeight, narrow })
+        : narrow
+          ? sizes.narrow
+          : sizes.wide;
     fitter.setAspect(width / height);
     const widthPx = box.clientWidth || across;
-    const changed = force || narrow !== layout.narrow || layout.width !== width;
+    const changed =
+      force || narrow !== layout.narrow || layout.width !== width || layout.height !== height;
     layout = { width, height, narrow, scale: widthPx / width };
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(widthPx * dpr);

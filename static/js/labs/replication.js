@@ -10,7 +10,7 @@
 import { t } from "../i18n.js";
 import { createMetricsList } from "../metrics-list.js";
 import { createNetworkView } from "../network-view.js";
-import { describeServer, drawCards } from "./replication/cards.js";
+import { describeServer, drawCards, serverSpots, viewBoxFor } from "./replication/cards.js";
 import { describeEvents } from "./replication/describe.js";
 import { createLag, createLost, createOperations, createSummary } from "./replication/sections.js";
 import { messageKinds } from "./replication/words.js";
@@ -18,8 +18,6 @@ import { messageKinds } from "./replication/words.js";
 /** @import { Frame, Renderer, Snapshot } from "../types.js" */
 
 const PLACE_RANK = { zone: 0, region: 1, ocean: 2 };
-/** @type {{wide: [number, number], narrow: [number, number]}} */
-const SIZES = { wide: [780, 260], narrow: [400, 170] };
 /** @type {[string, () => string][]} each metric's key and words */
 const METRICS = [
   ["writes", () => t("Writes")],
@@ -45,24 +43,14 @@ export function createRenderer() {
   let parts = null;
   let metricsList = null;
 
-  /** Servers left to right from the nearest to the farthest, on a shallow arc. */
-  function positions(nodes, { narrow }) {
+  /** Servers left to right from the nearest to the farthest (cards.js places them). */
+  function positions(nodes, size) {
     const places = new Map((snapshot?.servers ?? []).map((s) => [s.id, PLACE_RANK[s.place] ?? 0]));
     const order = [...nodes].sort((a, b) => (places.get(a.id) ?? 0) - (places.get(b.id) ?? 0) || (a.id < b.id ? -1 : 1));
-    /** @type {Record<string, [number, number]>} */
-    const spots = {};
-    const n = order.length;
-    order.forEach((node, i) => {
-      if (narrow) {
-        // one row; a shallow zigzag keeps the links from running through a server
-        spots[node.id] = [(i + 0.5) / n, i % 2 ? 0.26 : 0.13];
-        return;
-      }
-      const x = n === 1 ? 0.5 : 0.13 + (0.74 * i) / (n - 1);
-      const y = 0.14 + 0.12 * Math.sin((Math.PI * i) / Math.max(1, n - 1));
-      spots[node.id] = [x, y];
-    });
-    return spots;
+    return serverSpots(
+      order.map((node) => node.id),
+      size,
+    );
   }
 
   function drawMetrics(metrics) {
@@ -97,7 +85,8 @@ export function createRenderer() {
         onError: slots.onError,
         declaration: hello.declaration,
         positions,
-        sizes: SIZES,
+        // the room the stage gives, one unit a pixel: the cards' text at its own size
+        sizes: viewBoxFor,
         kinds: messageKinds(),
         label: t("The primary, its replicas and the log records on their way"),
         messageLabel: (m) => (m.kind === "wal" ? `#${m.info?.lsn}` : m.kind === "wal_batch" ? `#${m.info?.first}–${m.info?.last}` : null),

@@ -18,13 +18,43 @@ function valueText(value) {
   return report ? fmt(t("report %(n)s"), { n: report[1] }) : String(value);
 }
 
-/** The lines over the drawing. */
+/**
+ * The lines over the drawing, in a box of one height from the first frame to the last
+ * (stage.css): the drawing under it is never moved or shrunk by a line that comes. More
+ * lines than it shows scroll inside it (reachable by keyboard, named); a line that
+ * changes is scrolled into its view.
+ */
 export function createSummary(parent) {
-  const box = d3.select(parent).append("div").attr("class", "rp-summary");
+  const box = d3
+    .select(parent)
+    .append("div")
+    .attr("class", "rp-summary")
+    .attr("tabindex", 0)
+    .attr("role", "region")
+    .attr("aria-label", t("The primary, the rules and what just happened"));
   const rules = box.append("p").attr("class", "rp-rules");
   const blocked = box.append("p").attr("class", "rp-blocked").attr("role", "status");
   const read = box.append("p").attr("class", "rp-read").attr("data-spot", "last-read");
   const lost = box.append("p").attr("class", "rp-lost").attr("data-spot", "lost-writes");
+  /** @type {HTMLElement[]} the lines whose words changed in this update */
+  let changed = [];
+  /** Show `text` in `line` (a d3 selection); note the change. */
+  function put(line, text) {
+    if (line.text() === text) return;
+    line.text(text);
+    if (text) changed.push(line.node());
+  }
+  /** The last line that changed, whole, in the box's view (the box alone scrolls). */
+  function reveal() {
+    const node = /** @type {HTMLElement} */ (box.node());
+    const line = changed.at(-1);
+    changed = [];
+    if (!line || node.scrollHeight <= node.clientHeight) return;
+    const top = line.offsetParent === node ? line.offsetTop : line.offsetTop - node.offsetTop;
+    const bottom = top + line.offsetHeight;
+    if (top < node.scrollTop) node.scrollTop = top;
+    else if (bottom > node.scrollTop + node.clientHeight) node.scrollTop = Math.min(top, bottom - node.clientHeight);
+  }
   return {
     update(snapshot) {
       const primary = snapshot.primary
@@ -35,7 +65,7 @@ export function createSummary(parent) {
         acks: acksText(snapshot.acks),
         fix: fixText(snapshot.read_your_writes),
       });
-      if (rules.text() !== text) rules.text(text);
+      put(rules, text);
       const waiting = snapshot.log.length - snapshot.log.committed;
       const blocks = snapshot.blocked_by ?? [];
       const blockText = blocks.length
@@ -48,11 +78,11 @@ export function createSummary(parent) {
             { servers: joinNames(blocks), n: num(waiting) },
           )
         : "";
-      if (blocked.text() !== blockText) blocked.text(blockText);
+      put(blocked, blockText);
       blocked.attr("hidden", blockText ? null : "");
       const lastRead = [...(snapshot.history ?? [])].reverse().find((op) => op.kind === "read");
       const readText = lastRead ? readSentence(lastRead) : "";
-      if (read.text() !== readText) read.text(readText);
+      put(read, readText);
       read.attr("data-stale", lastRead?.stale ? "true" : "false").attr("hidden", readText ? null : "");
       const promotion = snapshot.lost.promotion;
       let lostText = "";
@@ -73,8 +103,9 @@ export function createSummary(parent) {
             )
           : fmt(t("✓ Failover to %(server)s: every acknowledged write survived."), { server: promotion.server });
       }
-      if (lost.text() !== lostText) lost.text(lostText);
+      put(lost, lostText);
       lost.attr("data-lost", snapshot.lost.last_count ? "true" : "false").attr("hidden", lostText ? null : "");
+      if (changed.length) reveal();
     },
   };
 }
@@ -204,6 +235,14 @@ export function createLost(parent) {
   };
 }
 
+/** A bar's label where the whole one does not fit: an email by its domain. */
+function shortLabel(op) {
+  const at = typeof op.value === "string" ? op.value.indexOf("@") : -1;
+  if (at < 0) return null;
+  const value = op.value.slice(at);
+  return op.kind === "write" ? fmt(t("W %(value)s"), { value }) : fmt(t("R → %(value)s"), { value });
+}
+
 /** The operations: a time diagram of the passengers' and a table of the latest. */
 export function createOperations(parent) {
   const section = d3.select(parent).append("section").attr("class", "rp-ops").attr("data-spot", "history");
@@ -237,6 +276,9 @@ export function createOperations(parent) {
           invoke: op.invoke[1],
           complete: op.complete && op.outcome !== "info" ? op.complete[1] : null,
           outcome: op.outcome ?? "ok",
+          // on a phone a bar is narrower than an email: what tells the old address
+          // from the new one, its domain
+          short: shortLabel(op),
         })),
         // the history checker's verdict on Ana's email (simulators/engine/history.py)
         verdict: judged
