@@ -134,3 +134,41 @@ def test_each_shard_on_its_own_is_caught_by_the_bank_checker(page, live_server_u
     numbers = judged.locator(".hd-op.is-witness .hd-badge text").all_text_contents()
     assert sorted(numbers) == [str(n) for n in range(1, len(numbers) + 1)]
     assert page.console_errors == []
+
+
+def test_on_a_phone_the_panels_leave_the_servers_names_readable(
+    browser, live_server_url
+):
+    """At 390 x 844 the client over the coordinator over the shards: the client's and
+    the coordinator's panels (two lines each after a crash) go beside them, clear of
+    every server's name (under them, they covered the shards' names)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_lab(page, live_server_url)
+    quick(page, "book").locator('button[type="submit"]').click()
+    expect(row(page, "flights", "seat:12A")).to_contain_text("P1", timeout=WAIT_MS)
+    quick(page, "crash_between_phases").evaluate("f => f.requestSubmit()")
+    book = quick(page, "book")
+    book.get_by_label("Seat", exact=True).select_option("12B")
+    book.locator('button[type="submit"]').click()
+    expect(server(page, "coordinator")).to_have_attribute(
+        "data-state", "stopped", timeout=WAIT_MS
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+
+    def box(locator):
+        b = locator.bounding_box()
+        return b["x"], b["y"], b["x"] + b["width"], b["y"] + b["height"]
+
+    def overlap(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    names = {
+        node: box(server(page, node).locator("text.node-label"))
+        for node in ("client", "coordinator", "flights", "bookings")
+    }
+    for panel in ("client", "coordinator"):
+        bg = box(page.locator(f'#stage [data-panel="{panel}"] rect.tp-panel-bg'))
+        for node, name in names.items():
+            assert not overlap(bg, name), (panel, node, bg, name)
+    context.close()

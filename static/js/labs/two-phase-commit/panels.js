@@ -37,6 +37,11 @@ export function drawPanels(view, snapshot) {
       // beside the shard, on the right (clear of its name), centred on its height
       left = radius + 58;
       top = -((lines.length - 1) * LINE) / 2;
+    } else if (narrow && !shards.has(node.id)) {
+      // a phone stacks the client over the coordinator over the shards: their panels go
+      // beside them, on the right, or they cover the names of the servers under them
+      left = Math.min(radius + 8, width - boxWidth - 4 - cx);
+      top = -((lines.length - 1) * LINE) / 2 + 4;
     } else {
       left = Math.max(4, Math.min(width - boxWidth - 4, cx - boxWidth / 2)) - cx;
       top = radius + 18;
