@@ -28,12 +28,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from simulators.engine.history import Step, Verdict, _is_int, _shape
+from simulators.engine.history import Step, Verdict, _is_int, _shape, check_recorded
 from simulators.engine.i18n import gettext_noop as _
 
 BANK_TOTAL = "bank-total"
 KINDS = ("transfer", "read")
-OUTCOMES = ("ok", "fail", "info")
 # the largest set of concurrent transfers tried as an explanation (sets of up to
 # this many out of those under way: with three clients at most two run beside a read)
 EXPLAIN_MOST = 3
@@ -72,19 +71,7 @@ class BankOp:
     outcome: str = "ok"
 
     def __post_init__(self) -> None:
-        if not _is_int(self.id) or not isinstance(self.client, str):
-            raise ValueError(f"op {self.id!r}: id must be an int, client a str")
-        if self.kind not in KINDS or self.outcome not in OUTCOMES:
-            raise ValueError(f"op {self.id}: bad kind {self.kind!r} or outcome")
-        if _shape(self.invoke) is None:
-            raise ValueError(f"op {self.id}: invoke must be a step (an int or ints)")
-        if self.complete is None:
-            if self.outcome == "ok":
-                raise ValueError(f"op {self.id}: an ok operation needs its completion")
-        elif _shape(self.complete) != _shape(self.invoke):
-            raise ValueError(f"op {self.id}: complete must be a step like invoke")
-        elif self.complete < self.invoke:
-            raise ValueError(f"op {self.id} completes before it is invoked")
+        check_recorded(self, KINDS)
         if self.kind == "transfer":
             value = self.value
             if not (

@@ -116,19 +116,7 @@ class Op:
     outcome: str = "ok"
 
     def __post_init__(self) -> None:
-        if not _is_int(self.id) or not isinstance(self.client, str):
-            raise ValueError(f"op {self.id!r}: id must be an int, client a str")
-        if self.kind not in KINDS or self.outcome not in OUTCOMES:
-            raise ValueError(f"op {self.id}: bad kind {self.kind!r} or outcome")
-        if _shape(self.invoke) is None:
-            raise ValueError(f"op {self.id}: invoke must be a step (an int or ints)")
-        if self.complete is None:
-            if self.outcome == "ok":
-                raise ValueError(f"op {self.id}: an ok operation needs its completion")
-        elif _shape(self.complete) != _shape(self.invoke):
-            raise ValueError(f"op {self.id}: complete must be a step like invoke")
-        elif self.complete < self.invoke:
-            raise ValueError(f"op {self.id} completes before it is invoked")
+        check_recorded(self, KINDS)
         if (self.kind == "write" or self.outcome == "ok") and not _is_value(self.value):
             raise ValueError(f"op {self.id}: value must be an int or a str")
 
@@ -136,6 +124,25 @@ class Op:
     def counts(self) -> bool:
         """Whether it constrains the history: ok or info writes, ok reads."""
         return self.outcome == "ok" or (self.outcome == "info" and self.kind == "write")
+
+
+def check_recorded(op: Any, kinds: tuple[str, ...]) -> None:
+    """ValueError unless `op` (an `Op`, or another checker's operation) is recorded as
+    Jepsen records one: an int id, a client, one of `kinds`, an outcome, an invoke step
+    and, when ok, a completion step like it and not before it."""
+    if not _is_int(op.id) or not isinstance(op.client, str):
+        raise ValueError(f"op {op.id!r}: id must be an int, client a str")
+    if op.kind not in kinds or op.outcome not in OUTCOMES:
+        raise ValueError(f"op {op.id}: bad kind {op.kind!r} or outcome")
+    if _shape(op.invoke) is None:
+        raise ValueError(f"op {op.id}: invoke must be a step (an int or ints)")
+    if op.complete is None:
+        if op.outcome == "ok":
+            raise ValueError(f"op {op.id}: an ok operation needs its completion")
+    elif _shape(op.complete) != _shape(op.invoke):
+        raise ValueError(f"op {op.id}: complete must be a step like invoke")
+    elif op.complete < op.invoke:
+        raise ValueError(f"op {op.id} completes before it is invoked")
 
 
 def _is_int(value: Any) -> bool:
@@ -220,6 +227,16 @@ class Verdict:
     def translated(self, gettext) -> str:
         """The explanation in the language `gettext` speaks."""
         return gettext(self.explanation) % dict(self.params)
+
+    def shown(self) -> dict:
+        """The verdict as a stage needs it: why only when the promise is broken or
+        could not be checked (a frame carries every change, and the words of a kept
+        promise never change)."""
+        shown = {"promise": self.promise, "ok": self.ok, "witness": list(self.witness)}
+        if self.ok is not True:
+            shown["explanation"] = self.explanation
+            shown["params"] = dict(self.params)
+        return shown
 
     def as_dict(self) -> dict:
         """The verdict as JSON-safe data for a snapshot."""

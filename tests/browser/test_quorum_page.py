@@ -339,6 +339,15 @@ def test_a_ring_of_five_stays_in_the_first_screen(browser, live_server_url, size
     context.close()
 
 
+def wait_for_offered(page, count):
+    """Until the Nodes (M) list offers `count` choices."""
+    page.wait_for_function(
+        "n => [...document.querySelector('#field-set_nodes-nodes').options]"
+        ".filter(o => !o.disabled).length === n",
+        arg=count,
+    )
+
+
 def test_the_ring_offers_no_fewer_nodes_than_copies(page, live_server_url):
     """M below N cannot be done: with five copies the Nodes (M) list offers 5 alone,
     and with three again 3, 4 and 5."""
@@ -350,19 +359,13 @@ def test_the_ring_offers_no_fewer_nodes_than_copies(page, live_server_url):
     copies.locator("select").select_option(label="5")
     copies.locator('button[type="submit"]').click()
     expect(page.locator(".net-node")).to_have_count(5)
-    page.wait_for_function(
-        "() => [...document.querySelector('#field-set_nodes-nodes').options]"
-        ".filter(o => !o.disabled).length === 1"
-    )
+    wait_for_offered(page, 1)
     assert nodes.evaluate(offered) == ["5"]
     assert nodes.evaluate("e => e.options[e.selectedIndex].text") == "5"
     copies.locator("select").select_option(label="3")
     copies.locator('button[type="submit"]').click()
     expect(page.locator(".net-node")).to_have_count(3)
-    page.wait_for_function(
-        "() => [...document.querySelector('#field-set_nodes-nodes').options]"
-        ".filter(o => !o.disabled).length === 3"
-    )
+    wait_for_offered(page, 3)
     assert page.console_errors == []
 
 

@@ -114,20 +114,5 @@ def verdicts_of(
             ]
             for op in history
         ],
-        "verdicts": [_shown(verdict) for verdict in verdicts],
+        "verdicts": [verdict.shown() for verdict in verdicts],
     }
-
-
-def _shown(verdict) -> dict:
-    """A verdict as the stage needs it: why only when a promise is broken or could not
-    be checked (a frame carries every change, and the words of a kept promise never
-    change)."""
-    shown = {
-        "promise": verdict.promise,
-        "ok": verdict.ok,
-        "witness": list(verdict.witness),
-    }
-    if verdict.ok is not True:
-        shown["explanation"] = verdict.explanation
-        shown["params"] = dict(verdict.params)
-    return shown

@@ -75,14 +75,5 @@ def judged(cluster: Cluster, last: int = WINDOW) -> dict:
     history = bank_history(window)
     verdicts = []
     if any(op.kind == "read" and op.outcome == "ok" for op in history):
-        verdict = check_bank(history, TOTAL, ACCOUNTS)
-        shown = {
-            "promise": verdict.promise,
-            "ok": verdict.ok,
-            "witness": list(verdict.witness),
-        }
-        if verdict.ok is not True:
-            shown["explanation"] = verdict.explanation
-            shown["params"] = dict(verdict.params)
-        verdicts.append(shown)
+        verdicts.append(check_bank(history, TOTAL, ACCOUNTS).shown())
     return {"window": [op.id for op in window], "verdicts": verdicts}
