@@ -37,7 +37,7 @@ import sys
 from benchmarks.cache_stampede import stampede_rows
 from benchmarks.graph_traversal import traversal_rows
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
-from benchmarks.history_checker import checker_rows
+from benchmarks.history_checker import bank_rows, checker_rows
 from benchmarks.network_engine import engine_rows, quorum_rows
 from benchmarks.range_splits import range_rows
 from benchmarks.replay_costs import cost_rows
@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         *quorum_rows(args.repeat),
         *two_phase_rows(10_000, args.repeat),
         *checker_rows(args.repeat),
+        *bank_rows(args.repeat),
         *seek_rows(),
         *cost_rows(args.repeat),
     ]
