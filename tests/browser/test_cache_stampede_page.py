@@ -92,9 +92,11 @@ def test_the_herd_at_expiry_then_one_query_with_the_lock_then_xfetch_before_it(
     expect(refill(page)).to_have_text("")
     submit(page, "skip_to_expiry")
     expect(page.locator("#stage .cs-countdown")).to_contain_text("expires in")
-    page.locator("#timeline-speed").select_option(label="1/4×")  # 250 ms a second
+    # 100 ms a second: the herd's peak lasts long enough on screen to be caught by a
+    # machine busy with other tests (at 1/4x, one such run saw 13 of about 20 at once)
+    page.locator("#timeline-speed").select_option(label="1/10×")
     # the plain lane: the board expires, the herd fills the database and its queue
-    expect(refill(page)).to_have_attribute("data-queries", str(herd), timeout=10_000)
+    expect(refill(page)).to_have_attribute("data-queries", str(herd), timeout=30_000)
     expect(refill(page)).to_contain_text(f"{herd} queries")
     seen = page.evaluate("window.csMost")
     assert seen["running"] == 10, seen  # every slot of the database taken
