@@ -3,6 +3,22 @@
 from simulators.engine.declaration import TourStep
 from simulators.engine.i18n import gettext_noop as _
 
+# Ana's change and her read from C, each done twice in the story (before the fix and
+# after it): what the step points at, what "Show me" sends, and what ends it
+ANA_WRITES = {
+    "target": {"action": "write"},
+    "show_me": ("write", {"client": "ana"}),
+    "done_when": {
+        "event": "op_completed",
+        "with": {"kind": "write", "client": "ana", "outcome": "ok"},
+    },
+}
+ANA_READS_C = {
+    "target": {"action": "read"},
+    "show_me": ("read", {"client": "ana", "row": "email", "server": "C"}),
+    "done_when": {"event": "op_completed", "with": {"kind": "read", "client": "ana"}},
+}
+
 TOUR = (
     TourStep(
         id="burst",
@@ -24,12 +40,7 @@ TOUR = (
             "The primary returned the commit at once: both replicas are async. On "
             "each replica Ana's record waits behind the fleet's reports."
         ),
-        target={"action": "write"},
-        show_me=("write", {"client": "ana"}),
-        done_when={
-            "event": "op_completed",
-            "with": {"kind": "write", "client": "ana", "outcome": "ok"},
-        },
+        **ANA_WRITES,
     ),
     TourStep(
         id="read-from-c",
@@ -38,12 +49,7 @@ TOUR = (
             "C has not applied Ana's record yet, so she sees her old address right "
             "after changing it. Nothing is broken: C is simply behind."
         ),
-        target={"action": "read"},
-        show_me=("read", {"client": "ana", "row": "email", "server": "C"}),
-        done_when={
-            "event": "op_completed",
-            "with": {"kind": "read", "client": "ana"},
-        },
+        **ANA_READS_C,
         look={"spot": "history"},
     ),
     TourStep(
@@ -64,12 +70,7 @@ TOUR = (
         id="change-again",
         say=_("Change Ana's email again."),
         notice=_("Another record, another commit returned at once."),
-        target={"action": "write"},
-        show_me=("write", {"client": "ana"}),
-        done_when={
-            "event": "op_completed",
-            "with": {"kind": "write", "client": "ana", "outcome": "ok"},
-        },
+        **ANA_WRITES,
     ),
     TourStep(
         id="read-again",
@@ -78,12 +79,7 @@ TOUR = (
             "The read went to the primary instead, and Ana sees the address she "
             "just gave. Now try the failover: kill the primary, then promote C."
         ),
-        target={"action": "read"},
-        show_me=("read", {"client": "ana", "row": "email", "server": "C"}),
-        done_when={
-            "event": "op_completed",
-            "with": {"kind": "read", "client": "ana"},
-        },
+        **ANA_READS_C,
         look={"spot": "history"},
     ),
 )
