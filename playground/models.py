@@ -40,6 +40,12 @@ class RoomRecord(models.Model):
     # classes end for good at this moment: no code, id or secret lets anyone in, and
     # nothing more is done in them
     closes_at = models.DateTimeField(null=True, blank=True)
+    # classes only: who may join (playground/rooms/classes.py): the most members present
+    # at once (0: the setting PLAYGROUND_CLASS_SIZE), whether new members wait in the
+    # lobby for the host's approval, and a version that only grows, like the mode's
+    class_size = models.PositiveIntegerField(default=0)
+    approval = models.BooleanField(default=False)
+    door_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [
@@ -87,6 +93,10 @@ class Question(models.Model):
     choices = models.JSONField(default=list)
     asked_at_seq = models.PositiveIntegerField(default=0)
     revealed = models.BooleanField(default=False)
+    # who may answer: the members in the class when it opened (more may be approved)
+    voters = models.JSONField(default=list)
+    # the last Member row (its id) when it opened: "joined since the question opened"
+    members_before = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -114,7 +124,15 @@ class Answer(models.Model):
 
 
 class Member(models.Model):
-    """Someone who joined a class: the host sees them and may remove them."""
+    """Someone who joined a class (or waits in its lobby): the host sees them and may
+    approve, turn away or remove them."""
+
+    MEMBER, WAITING, REMOVED, TURNED_AWAY = (
+        "member",
+        "waiting",
+        "removed",
+        "turned_away",
+    )
 
     room = models.ForeignKey(
         RoomRecord, on_delete=models.CASCADE, related_name="people"
@@ -122,8 +140,16 @@ class Member(models.Model):
     member = models.CharField(max_length=40)
     name = models.CharField(max_length=60, blank=True, default="")
     joined_at = models.DateTimeField(auto_now_add=True)
-    # removed by the host: their answers are gone, and this id cannot come back
-    removed = models.BooleanField(default=False)
+    # "member"; "waiting" in the lobby for the host; "removed" by the host (their
+    # answers are gone, this id cannot come back, and new members from their address
+    # wait in the lobby); "turned_away" from the lobby (this id cannot come back)
+    state = models.CharField(max_length=16, default=MEMBER)
+    # claimed the host's role (their name is reserved; a flood clear keeps them)
+    host = models.BooleanField(default=False)
+    # let in by the host from the lobby: may answer a question already open
+    approved = models.BooleanField(default=False)
+    # a keyed hash of the address they joined from, never the address itself
+    address = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -131,6 +157,7 @@ class Member(models.Model):
                 fields=["room", "member"], name="one_row_per_member"
             )
         ]
+        indexes = [models.Index(fields=["room", "state"])]
 
 
 class CheckpointRecord(models.Model):

@@ -1,5 +1,6 @@
 """Pages: the catalogue, one page per lab (built, or coming), and joining a class."""
 
+import asyncio
 import io
 import re
 import unicodedata
@@ -13,8 +14,11 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
+from playground import store
+from playground.addresses import limit_key
 from playground.catalogue import CHAPTERS, Chapter, LabEntry, built_labs, find_lab
 from playground.modulepreload import LAB_PAGE_SCRIPT, module_preloads, renderer_path
+from playground.protocol import member_id_of
 from playground.rooms.door import LineFull, door
 from simulators.engine.rng import SEED_MAX
 
@@ -110,7 +114,8 @@ async def join(request: HttpRequest) -> HttpResponse:
         return _join_form(
             request, code=code, name=name, name_error=name_error, status=400
         )
-    return await _enter(request, code, name.strip())
+    client = request.POST.get("client") or ""
+    return await _enter(request, code, name.strip(), client=client[:64])
 
 
 async def join_code(request: HttpRequest, code: str) -> HttpResponse:
@@ -145,7 +150,9 @@ async def join_qr(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-async def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
+async def _enter(
+    request: HttpRequest, code: str, name: str, client: str = ""
+) -> HttpResponse:
     """Redirect to the class's room, or show the form again saying why not.
 
     A right code is never refused (playground/rooms/door.py): after many wrong ones
@@ -168,6 +175,12 @@ async def _enter(request: HttpRequest, code: str, name: str) -> HttpResponse:
             % {"code": _printable(_normalise(code))[:20]}
         )
         return _join_form(request, code=code, name=name, code_error=message, status=404)
+    if name:
+        problem = await _name_in_class(record, name, client)
+        if problem:
+            return _join_form(
+                request, code=code, name=name, name_error=problem, status=409
+            )
     query = {"room": record.id}
     if name:
         query["name"] = name
@@ -215,6 +228,27 @@ def _name_problem(name: str) -> str:
     return ""
 
 
+async def _name_in_class(record, name: str, client: str) -> str:
+    """Why `name` will not do in this class ("" when it will): another member has it,
+    or it is the host's, or the word for one. `client` is this tab's token, so a
+    student coming back keeps their own name."""
+    member = member_id_of(client) if client else ""
+    problem = await asyncio.to_thread(store.name_problem, record.id, name, member)
+    if problem == "reserved":
+        return _(
+            "Only the host may use the name %(name)s in this class. "
+            "Choose another: a first name or a nickname."
+        ) % {"name": name}
+    if problem == "taken":
+        return _(
+            "Someone in this class already has the name %(name)s. "
+            "Add an initial or choose another."
+        ) % {"name": name}
+    return ""
+
+
 def _address(request: HttpRequest) -> str:
-    """The client's address (a proxy's X-Forwarded-For with daphne --proxy-headers)."""
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    """The key the per-address limits count this client by (its IPv4 address or IPv6
+    /64: playground/addresses.py; a proxy's X-Forwarded-For with daphne
+    --proxy-headers), as a websocket's `client_address`."""
+    return limit_key(request.META.get("REMOTE_ADDR"))

@@ -7,20 +7,23 @@ wins a race, so every process ends up showing the same.
 """
 
 import asyncio
+import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from playground import store
-from playground.models import RoomRecord
-from playground.ratelimits import rate_limits
+from playground.models import Member, RoomRecord
 from playground.rooms.wire import encode, send_quietly
 from simulators.engine.declaration import ActionError
 
 CLOSE_REMOVED = 4403  # the host removed this member: do not come back
 CLOSE_GONE = 4410  # the class has ended for good
+LOBBY_RECHECK_SECONDS = 5  # a waiting student's row is read again (a relay missed)
+ARRIVING_SECONDS = 10  # a student let in counts against the size until they are in
 
 
 @dataclass
@@ -86,6 +89,14 @@ class Classroom:
         self.tour_step = record.tour_step
         self.tour_version = record.tour_version
         self._end: asyncio.TimerHandle | None = None
+        # who may join: the size (0: the setting), the lobby switch, their version
+        self.door = Door(record.class_size, record.approval, record.door_version)
+        # students of this process waiting in the lobby: id → the futures their
+        # sockets wait on ("approved", "turned_away" or "removed")
+        self.waiters: dict[str, list[asyncio.Future]] = {}
+        self.lobby: list[dict] = []  # who waits, in every process (for the hosts)
+        # students let in here whose socket is not in the room yet: id → when
+        self.arriving: dict[str, float] = {}
 
     # -- the end -------------------------------------------------------------------
 
@@ -127,31 +138,198 @@ class Classroom:
 
     # -- members -------------------------------------------------------------------
 
+    def size(self) -> int:
+        """The most members present at once (the host may change it)."""
+        size = self.door.size or settings.PLAYGROUND_CLASS_SIZE
+        return min(size, settings.PLAYGROUND_ROOM_MEMBER_CAP)
+
+    def _present(self) -> int:
+        """Members present in every process, and those let in here who are on their
+        way in (so a burst of joins cannot overshoot the size in one process)."""
+        now = time.monotonic()
+        inside = {m.member_id for m in self.room.members}
+        self.arriving = {
+            i: t
+            for i, t in self.arriving.items()
+            if now - t < ARRIVING_SECONDS and i not in inside
+        }
+        return self.room.presence.watching() + len(self.arriving)
+
     async def admit(self, member) -> None:
-        """Let a student in: a known member comes back, a removed one is refused, and
-        new ones count against what their address may add (ActionError if over)."""
-        room_id = self.room.id
-        status = await asyncio.to_thread(store.member_status, room_id, member.member_id)
-        if status == "removed":
+        """Let a student in: a known member comes back, a removed one is refused; a
+        new one joins while the class is under its size, and waits in the lobby for
+        the host when the host approves joins or removed someone from the same
+        address (ActionError when refused). The member's name is made unique."""
+        fallback = gettext("Student %(id)s") % {"id": member.member_id[-3:]}
+        full = self._present() >= self.size()
+        state, name, flagged = await asyncio.to_thread(
+            store.join_class,
+            self.room.id,
+            member.member_id,
+            member.name,
+            fallback,
+            member.address,
+            self.door.approval,
+            full,
+        )
+        member.name = name
+        if state == Member.REMOVED:
             raise removed_error()
-        if status == "known":
-            return
-        rules = settings.PLAYGROUND_NEW_MEMBERS_PER_ADDRESS
-        if not await rate_limits.hit(rules, "new-member", room_id, member.address):
+        if state == Member.TURNED_AWAY:
+            raise turned_away_error()
+        if state == "full":
             raise ActionError(
-                "too_many_members",
+                "class_full",
                 gettext_noop(
-                    "too many new people joined this class from your network just "
-                    "now; try again in a minute"
+                    "this class is full (%(size)s people); you will get in when "
+                    "someone leaves, or when the host makes the class bigger"
+                ),
+                size=self.size(),
+            )
+        if state == Member.WAITING:
+            await self.wait_in_lobby(member, flagged)
+        self.arriving[member.member_id] = time.monotonic()
+
+    # -- the lobby -------------------------------------------------------------------
+
+    async def wait_in_lobby(self, member, flagged: bool) -> None:
+        """Wait until the host lets this student in (ActionError if turned away)."""
+        if sum(map(len, self.waiters.values())) >= settings.PLAYGROUND_LOBBY_CAP:
+            await asyncio.to_thread(store.leave_lobby, self.room.id, member.member_id)
+            raise ActionError(
+                "lobby_full",
+                gettext_noop(
+                    "too many people are waiting for the host to let them in; "
+                    "try again in a minute"
                 ),
             )
-        await asyncio.to_thread(
-            store.add_member, room_id, member.member_id, member.name
+        future = asyncio.get_running_loop().create_future()
+        self.waiters.setdefault(member.member_id, []).append(future)
+        reason = "flagged" if flagged else "approval"
+        await send_quietly(
+            member,
+            encode(
+                {
+                    "type": "waiting",
+                    "reason": reason,
+                    "name": member.name,
+                    "message": gettext(
+                        "You are waiting for the host to let you into the class."
+                    ),
+                }
+            ),
         )
+        verdict = None
+        member.waiting_in = self.room  # a host's secret lets them in (consumers.py)
+        try:
+            await self.lobby_changed()
+            while verdict is None:
+                done, _ = await asyncio.wait({future}, timeout=LOBBY_RECHECK_SECONDS)
+                if done:
+                    verdict = future.result()
+                    continue
+                status = await asyncio.to_thread(
+                    store.member_status, self.room.id, member.member_id
+                )
+                verdict = {"known": "approved", "removed": "turned_away"}.get(status)
+        finally:
+            member.waiting_in = None
+            futures = self.waiters.get(member.member_id, [])
+            if future in futures:
+                futures.remove(future)
+            if not futures:
+                self.waiters.pop(member.member_id, None)
+            if verdict is None:  # the socket went away while it waited
+                await asyncio.to_thread(
+                    store.leave_lobby, self.room.id, member.member_id
+                )
+                await self.lobby_changed()
+        if verdict == "removed":
+            raise removed_error()
+        if verdict != "approved":
+            raise turned_away_error()
+
+    async def lobby_changed(self, message: dict | None = None) -> None:
+        """Read who waits again and show the hosts; tell the other processes (unless
+        this is their word, `message`)."""
+        self.lobby = await asyncio.to_thread(store.lobby, self.room.id)
+        text = encode({"type": "lobby", "members": self.lobby})
+        await self.room.broadcast(text, hosts_only=True)
+        if message is None:
+            await self.room.relay.publish({"type": "room.lobby"})
+
+    async def approve(self, members: list[str] | None) -> list[str]:
+        """The host lets waiting students in (None: all of them); the ids let in."""
+        ids = await asyncio.to_thread(store.approve, self.room.id, members)
+        if members is not None and not ids:
+            raise ActionError(
+                "no_such_member",
+                gettext_noop("nobody with that id is waiting to join"),
+                "member",
+            )
+        await self.on_approved({"members": ids})
+        await self.room.relay.publish({"type": "room.approved", "members": ids})
+        await self.lobby_changed()
+        return ids
+
+    async def on_approved(self, message: dict) -> None:
+        self._answer_waiters(message["members"], "approved")
+        if message.get("origin"):
+            await self.lobby_changed(message)
+
+    async def turn_away(self, member_id: str) -> None:
+        """The host refuses a waiting student: this id cannot come back."""
+        if not await asyncio.to_thread(store.turn_away, self.room.id, member_id):
+            raise ActionError(
+                "no_such_member",
+                gettext_noop("nobody with that id is waiting to join"),
+                "member",
+            )
+        await self.on_turned_away({"members": [member_id]})
+        await self.room.relay.publish(
+            {"type": "room.turned_away", "members": [member_id]}
+        )
+        await self.lobby_changed()
+
+    async def on_turned_away(self, message: dict) -> None:
+        self._answer_waiters(message["members"], "turned_away")
+        if message.get("origin"):
+            await self.lobby_changed(message)
+
+    def _answer_waiters(self, ids: list[str], verdict: str) -> None:
+        for member_id in ids:
+            for future in self.waiters.get(member_id, []):
+                if not future.done():
+                    future.set_result(verdict)
+
+    async def set_door(self, size: int, approval: bool) -> None:
+        """Store the class's size and lobby switch and tell every host."""
+        version = await asyncio.to_thread(store.set_door, self.room.id, size, approval)
+        message = {"size": size, "approval": approval, "version": version}
+        await self.on_door(message)
+        await self.room.relay.publish({"type": "room.door", **message})
+
+    async def on_door(self, message: dict) -> None:
+        """Adopt a size and lobby switch unless a later one is already in force."""
+        if message["version"] <= self.door.version:
+            return
+        self.door = Door(message["size"], message["approval"], message["version"])
+        text = encode({"type": "door", **self.door_info()})
+        await self.room.broadcast(text, hosts_only=True)
+
+    def door_info(self) -> dict:
+        return {
+            "size": self.size(),
+            "approval": self.door.approval,
+            "version": self.door.version,
+            "most": settings.PLAYGROUND_ROOM_MEMBER_CAP,
+        }
+
+    # -- removing ----------------------------------------------------------------------
 
     async def remove(self, member_id: str) -> None:
-        """The host removes a member: their answers go, their sockets close, and
-        their id cannot join again."""
+        """The host removes a member: their answers go, their sockets close, their
+        id cannot join again, and new members from their address wait in the lobby."""
         counts = await asyncio.to_thread(store.remove_member, self.room.id, member_id)
         if counts is None:
             raise ActionError(
@@ -159,14 +337,43 @@ class Classroom:
                 gettext_noop("nobody with that id joined the class"),
                 "member",
             )
-        message = {"member": member_id, "answered": counts}
+        message = {"members": [member_id], "answered": counts}
         await self.on_removed(message)
         await self.room.relay.publish({"type": "room.removed", **message})
+        await self.lobby_changed()
+
+    async def clear_since(self, *, question: int | None, minutes: int | None) -> list:
+        """The host clears a flood: every member who joined since question `question`
+        opened (or in the last `minutes`) is removed with their answers; their ids."""
+        since = None
+        if question is not None:
+            if self.question is None or self.question.number != question:
+                raise ActionError(
+                    "no_open_question",
+                    gettext_noop("there is no question %(number)s to clear since"),
+                    "question",
+                    number=question,
+                )
+        else:
+            since = timezone.now() - timedelta(minutes=minutes)
+        ids, counts = await asyncio.to_thread(
+            store.clear_since, self.room.id, question=question, since=since
+        )
+        if ids:
+            message = {"members": ids, "answered": counts}
+            await self.on_removed(message)
+            await self.room.relay.publish({"type": "room.removed", **message})
+            await self.lobby_changed()
+        return ids
 
     async def on_removed(self, message: dict) -> None:
+        ids = set(message.get("members") or [message.get("member")])
+        self._answer_waiters(sorted(ids), "removed")
         for member in list(self.room.members):
-            if member.member_id == message["member"]:
+            if member.member_id in ids:
                 await member.dismiss(removed_error(), CLOSE_REMOVED)
+        if message.get("origin"):
+            await self.lobby_changed(message)
         question = self.question
         count = message["answered"].get(str(question.number)) if question else None
         if count is None and question is not None:
@@ -182,6 +389,11 @@ class Classroom:
             await self._send_question()
         else:
             await self._send_answer_count()
+
+    def load(self) -> None:
+        """Take the last stored question and the lobby (worker thread)."""
+        self.load_question()
+        self.lobby = store.lobby(self.room.id)
 
     def load_question(self) -> None:
         """Take the last stored question (worker thread: reads the database)."""
@@ -212,6 +424,8 @@ class Classroom:
         }
         if host:
             info["members"] = presence.roster()
+            info["lobby"] = self.lobby
+            info["door"] = self.door_info()
         return info
 
     def relayed(self) -> dict:
@@ -223,6 +437,10 @@ class Classroom:
             "room.reveal": self.on_reveal,
             "room.removed": self.on_removed,
             "room.tour": self.on_tour,
+            "room.lobby": self.lobby_changed,
+            "room.approved": self.on_approved,
+            "room.turned_away": self.on_turned_away,
+            "room.door": self.on_door,
         }
 
     # -- who may act ---------------------------------------------------------------
@@ -328,8 +546,10 @@ class Classroom:
     # -- predict, then run -----------------------------------------------------------
 
     async def ask(self, text: str, kind: str, choices: list) -> None:
+        """Open a question; who may answer it is who is in the class now."""
+        voters = [person["id"] for person in self.room.presence.roster()]
         record = await asyncio.to_thread(
-            store.ask, self.room.id, text, kind, choices, self.room.seq
+            store.ask, self.room.id, text, kind, choices, self.room.seq, voters
         )
         message = {
             "number": record.number,
@@ -358,9 +578,19 @@ class Classroom:
                 "question",
             )
         value = check_answer(question, value)
-        count = await asyncio.to_thread(
-            store.answer, self.room.id, number, member.member_id, value
-        )
+        try:
+            count = await asyncio.to_thread(
+                store.answer, self.room.id, number, member.member_id, value
+            )
+        except store.NotAVoter:
+            raise ActionError(
+                "not_a_voter",
+                gettext_noop(
+                    "you joined after this question was asked, so your answer "
+                    "would not count; you can answer the next one"
+                ),
+                "question",
+            ) from None
         if count is None:  # removed meanwhile
             raise removed_error()
         await self.on_answers({"number": number, "answered": count})
@@ -420,10 +650,27 @@ class Classroom:
                     await send_quietly(member, text)
 
 
+@dataclass
+class Door:
+    """Who may join a class: its size (0: the setting) and whether new members wait
+    in the lobby for the host's approval; a later version wins a race."""
+
+    size: int = 0
+    approval: bool = False
+    version: int = 0
+
+
 def removed_error() -> ActionError:
     return ActionError(
         "removed",
         gettext_noop("the host removed you from this class session"),
+    )
+
+
+def turned_away_error() -> ActionError:
+    return ActionError(
+        "turned_away",
+        gettext_noop("the host did not let you into this class session"),
     )
 
 

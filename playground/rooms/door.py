@@ -2,25 +2,35 @@
 
 A school is often one address to the server (one NAT), so a limit that refuses every
 code once an address guessed wrong too often locks a whole class out because of a few
-typos or one mischievous student. Here a correct code is never refused:
+typos or one mischievous student. Here a right code is never queued behind wrong ones:
 
 - wrong guesses count against the address (`PLAYGROUND_JOIN_WRONG_PER_ADDRESS`,
   30 a minute);
-- past that, the address's lookups wait in one line, one every
-  `PLAYGROUND_JOIN_SLOW_SECONDS` (1 s): a right code still gets in, a moment later,
-  and a guesser tries at most 3,600 codes an hour, so finding one of a thousand live
-  classes among 887 million codes takes about ten days per address (and the host sees,
-  and can remove, whoever comes in);
-- a code this address already joined goes straight in, line or not: after the first
-  classmate, the rest of a class behind one address waits for nothing.
+- a code this address already joined goes straight in, slowed or not, and so does the
+  code of a class whose host started or claimed it from this address (`remember`):
+  a class behind its teacher's network never waits at all;
+- past the wrong-guess allowance, the address's other lookups are parked in its line.
+  Once every `PLAYGROUND_JOIN_SLOW_SECONDS` (1 s) the line looks up ONE code: the one
+  with the most requests waiting (ties: the one that has waited longest), and every
+  request waiting for that code is answered together. Thirty classmates typing one code
+  outrank a script's distinct guesses, so the class is in within a second or two, while
+  a guesser still gets at most one lookup a second per address: 3,600 codes an hour, so
+  finding one of a thousand live classes among 887 million codes takes about ten days
+  per address (and the host sees, and can remove, whoever comes in);
+- a code the line already found wrong is answered at once for a while (no lookup), so
+  repeating a wrong code cannot outrank the class either.
 
 Wrong guesses are also counted over all addresses (`PLAYGROUND_JOIN_WRONG_TOTAL`): past
 that, every address's lookups go through its line, so guesses spread over many addresses
-are slowed too. The line of one address holds at most `PLAYGROUND_JOIN_MAX_WAITING`
-requests (64): a class of sixty arriving at once still fits.
+are slowed too. A parked request is a coroutine and a few bytes in a dict: one line
+holds `PLAYGROUND_JOIN_MAX_WAITING` (2,000) and a process
+`PLAYGROUND_JOIN_MAX_WAITING_TOTAL` (20,000), far more than a script on one address
+keeps open, so it cannot fill the line to lock the class out (past either, `LineFull`:
+a 429 that says to wait a minute).
 """
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -30,17 +40,35 @@ from playground.models import RoomRecord
 from playground.ratelimits import rate_limits
 from playground.store import find_class
 
+WRONG_REMEMBERED_SECONDS = 60  # a code the line found wrong is answered from memory
+
 
 class LineFull(Exception):
-    """Too many lookups from one address are waiting already."""
+    """Too many lookups from one address (or in all) are waiting already."""
+
+
+@dataclass
+class Waiting:
+    """The requests of one line waiting for one code."""
+
+    first: float  # when the first of them came
+    futures: list = field(default_factory=list)
 
 
 @dataclass
 class Line:
-    """The lookups of one address that wait their turn."""
+    """The lookups of one slowed address: parked by code, looked up one code a turn."""
 
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    codes: dict[str, Waiting] = field(default_factory=dict)
     waiting: int = 0
+    task: asyncio.Task | None = None
+
+    def next_code(self) -> str:
+        """The code most requests wait for; of equals, the one waiting longest."""
+        return min(
+            self.codes,
+            key=lambda c: (-len(self.codes[c].futures), self.codes[c].first),
+        )
 
 
 class Door:
@@ -48,6 +76,7 @@ class Door:
 
     def __init__(self) -> None:
         self.lines: dict[str, Line] = {}
+        self.waiting = 0  # parked in every line of this process
 
     async def find(self, code: str, address: str) -> RoomRecord | None:
         """The class a code opens, or None; LineFull when too many wait already."""
@@ -56,7 +85,7 @@ class Door:
         else:
             record = await asyncio.to_thread(find_class, code)
         if record is not None:
-            await _remember(address, record)
+            await remember(address, record.join_code)
         elif code:
             await rate_limits.hit(
                 settings.PLAYGROUND_JOIN_WRONG_PER_ADDRESS, "wrong", address
@@ -70,17 +99,69 @@ class Door:
         ) or await rate_limits.full(settings.PLAYGROUND_JOIN_WRONG_TOTAL, "wrong-all")
 
     async def _in_line(self, address: str, code: str) -> RoomRecord | None:
-        line = self.lines.setdefault(address, Line())
-        if line.waiting >= settings.PLAYGROUND_JOIN_MAX_WAITING:
+        """Park this request in the address's line until its code's turn."""
+        if await cache.aget(_wrong_key(address, code)):
+            return None  # the line found it wrong a moment ago: no second lookup
+        line = self.lines.get(address)
+        if (
+            line is not None and line.waiting >= settings.PLAYGROUND_JOIN_MAX_WAITING
+        ) or self.waiting >= settings.PLAYGROUND_JOIN_MAX_WAITING_TOTAL:
             raise LineFull()
+        if line is None:
+            line = self.lines[address] = Line()
+        future = asyncio.get_running_loop().create_future()
+        waiting = line.codes.get(code)
+        if waiting is None:
+            waiting = line.codes[code] = Waiting(time.monotonic())
+        waiting.futures.append(future)
         line.waiting += 1
+        self.waiting += 1
+        if line.task is None:
+            line.task = asyncio.get_running_loop().create_task(
+                self._serve(address, line)
+            )
         try:
-            async with line.lock:
-                await asyncio.sleep(settings.PLAYGROUND_JOIN_SLOW_SECONDS)
-                return await asyncio.to_thread(find_class, code)
+            return await future
         finally:
-            line.waiting -= 1
-            if not line.waiting:
+            if not future.done():  # the request went away: it waits no more
+                future.cancel()
+                if future in waiting.futures:
+                    waiting.futures.remove(future)
+                    line.waiting -= 1
+                    self.waiting -= 1
+                    if not waiting.futures and line.codes.get(code) is waiting:
+                        del line.codes[code]
+
+    async def _serve(self, address: str, line: Line) -> None:
+        """One lookup a turn, of the code most requests wait for; all are answered."""
+        try:
+            while line.codes:
+                await asyncio.sleep(settings.PLAYGROUND_JOIN_SLOW_SECONDS)
+                if not line.codes:
+                    break
+                code = line.next_code()
+                waiting = line.codes.pop(code)
+                line.waiting -= len(waiting.futures)
+                self.waiting -= len(waiting.futures)
+                try:
+                    record = await asyncio.to_thread(find_class, code)
+                except Exception as error:  # the database: every waiter hears it
+                    for future in waiting.futures:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                if record is None:
+                    await cache.aset(
+                        _wrong_key(address, code),
+                        True,
+                        timeout=WRONG_REMEMBERED_SECONDS,
+                    )
+                for future in waiting.futures:
+                    if not future.done():
+                        future.set_result(record)
+        finally:
+            line.task = None
+            if self.lines.get(address) is line and not line.codes:
                 del self.lines[address]
 
 
@@ -88,13 +169,21 @@ def _key(address: str, code: str) -> str:
     return f"playground:joined:{address}:{code}"
 
 
+def _wrong_key(address: str, code: str) -> str:
+    return f"playground:wrong-code:{address}:{code}"
+
+
 async def _joined_before(address: str, code: str) -> bool:
-    return bool(await cache.aget(_key(address, code)))
+    return bool(code) and bool(await cache.aget(_key(address, code.strip().upper())))
 
 
-async def _remember(address: str, record: RoomRecord) -> None:
+async def remember(address: str, code: str) -> None:
+    """Let `code` past this address's line from now on: someone here joined its class,
+    or its host started or claimed it from here."""
+    if not code:
+        return
     hours = settings.PLAYGROUND_CLASS_HOURS
-    await cache.aset(_key(address, record.join_code), True, timeout=hours * 3600)
+    await cache.aset(_key(address, code), True, timeout=hours * 3600)
 
 
 door = Door()

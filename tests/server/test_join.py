@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from playground import store
 from playground.models import RoomRecord
+from playground.protocol import member_id_of
 
 
 @pytest.fixture(autouse=True)
@@ -107,8 +108,13 @@ def test_past_the_limit_each_guess_waits_its_turn(client, lesson):
     started = time.monotonic()
     for code in ("YYYYYY", "XXXXXX", "WWWWWW"):
         assert client.post("/join/", {"code": code, "name": "Ada"}).status_code == 404
-        assert client.get(f"/join/{code}/qr.svg").status_code == 404
+        assert client.get(f"/join/{code[::-1][:5]}Q/qr.svg").status_code == 404
     assert time.monotonic() - started >= 6 * 0.3
+    # a code the line just found wrong is answered at once: repeating it costs no
+    # lookup, so it cannot crowd the line either
+    started = time.monotonic()
+    assert client.post("/join/", {"code": "YYYYYY", "name": "Ada"}).status_code == 404
+    assert time.monotonic() - started < 0.3
     # another address is not held back by this one's guesses
     started = time.monotonic()
     other = client.post(
@@ -175,3 +181,53 @@ def test_control_characters_are_a_wrong_code_or_name_and_never_shown_back(client
         assert response.status_code in (200, 404), path
         assert "\x00" not in response.content.decode()
     assert client.get("/join/%00/qr.svg").status_code == 404
+
+
+# -- names are unique in a class, and the host's is kept for the host (issue 29) ------
+
+
+def test_a_name_taken_in_the_class_is_refused_with_a_reason(client, lesson):
+    store.join_class(lesson.id, "m-00000000000a", "Ana", "S", "10.0.0.1", False, False)
+    for name in ("Ana", "ana", " ANA ", "Ａｎａ"):  # case, spaces, full-width letters
+        taken = client.post("/join/", {"code": lesson.join_code, "name": name})
+        assert taken.status_code == 409, name
+        html = taken.content.decode()
+        assert "already has the name" in html and 'role="alert"' in html
+        assert 'aria-invalid="true"' in html
+    assert (
+        client.post("/join/", {"code": lesson.join_code, "name": "Ana B"}).status_code
+        == 303
+    )
+
+
+def test_the_hosts_name_and_the_words_for_host_are_the_hosts(client, lesson):
+    store.claim_host(lesson.id, "m-00000000000h", "Ms Okafor")
+    for name in (
+        "Ms Okafor",
+        "Teacher",
+        "the host",
+        "T.E.A.C.H.E.R",
+        "王老师",
+        "ครูแดง",
+    ):
+        reserved = client.post("/join/", {"code": lesson.join_code, "name": name})
+        assert reserved.status_code == 409, name
+        assert "Only the host may use the name" in reserved.content.decode()
+    # a name that only contains the letters is fine
+    ok = client.post("/join/", {"code": lesson.join_code, "name": "Hostetler"})
+    assert ok.status_code == 303
+
+
+def test_a_student_coming_back_from_the_same_tab_keeps_their_name(client, lesson):
+    token = "tab-token-0123456789abcdef"
+    member = member_id_of(token)
+    store.join_class(lesson.id, member, "Ana", "S", "10.0.0.1", False, False)
+    back = client.post(
+        "/join/", {"code": lesson.join_code, "name": "Ana", "client": token}
+    )
+    assert back.status_code == 303
+    other = client.post(
+        "/join/", {"code": lesson.join_code, "name": "Ana", "client": "x" * 20}
+    )
+    assert other.status_code == 409
+    assert "data-client-token" in client.get("/join/").content.decode()
