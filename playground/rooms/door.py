@@ -53,6 +53,7 @@ class Waiting:
 
     first: float  # when the first of them came
     futures: list = field(default_factory=list)
+    served: bool = False  # taken from the line: looked up, or being looked up
 
 
 @dataclass
@@ -123,7 +124,7 @@ class Door:
         try:
             return await future
         finally:
-            if not future.done():  # the request went away: it waits no more
+            if not waiting.served:  # the request went away: it waits no more
                 future.cancel()
                 if future in waiting.futures:
                     waiting.futures.remove(future)
@@ -141,6 +142,7 @@ class Door:
                     break
                 code = line.next_code()
                 waiting = line.codes.pop(code)
+                waiting.served = True
                 line.waiting -= len(waiting.futures)
                 self.waiting -= len(waiting.futures)
                 try:
