@@ -30,7 +30,7 @@ const CLASS_KEY = "playground:class-of-tab";
 // The class is over for this socket (closed for good): 4410 when its hours ended.
 const CLOSE_CLASS_ENDED = 4410;
 // Errors without a ref that a hello (a fresh lab instead of the class) or a close follows.
-const PARTING_CODES = new Set(["removed", "class_ended", "no_such_room"]);
+const PARTING_CODES = new Set(["removed", "turned_away", "class_ended", "no_such_room"]);
 
 /**
  * `socket`: the LabSocket; `parts`: {bar, question, panel, start, nameForm};
@@ -143,7 +143,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   }
 
   function renderBar() {
-    parts.start.hidden = kind === "class" || inBranch() || left();
+    parts.start.hidden = kind === "class" || inBranch() || left() || notice?.kind === "waiting";
     parts.start.disabled = false;
     classBar.render(barView());
   }
@@ -230,8 +230,27 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         renderBar();
         setLock(lockReason());
         return;
+      case "waiting":
+        // in the class's lobby: the host lets us in (a hello follows) or turns us away
+        notice = { kind: "waiting", message: message.message ?? "" };
+        render();
+        return;
+      case "lobby":
+        if (info) info.lobby = message.members;
+        hostPanel.setLobby(message.members ?? []);
+        return;
+      case "door":
+        if (info) info.door = message;
+        hostPanel.setDoor(message);
+        return;
+      case "approved":
+      case "turned_away":
+      case "cleared":
+        hostPanel.done(message);
+        return;
       case "question":
         if (!info) return;
+        if (isHost()) hostPanel.setQuestion(message);
         if (isHost() && message.number !== info.question?.number) hostPanel.asked();
         info.question = message;
         questionCard.set(message, { as: isHost() ? "host" : "student", inRoom: socket.room });
@@ -272,6 +291,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
       const why = error ?? parting;
       parting = null;
       if (why?.code === "removed") notice = { kind: "removed", message: why.message };
+      else if (why?.code === "turned_away") notice = { kind: "turned_away", message: why.message };
       else if (why?.code === "class_ended" || code === CLOSE_CLASS_ENDED) {
         notice = { kind: "ended", message: why?.message ?? "" };
       } else return false;

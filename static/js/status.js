@@ -15,6 +15,7 @@ const WORDS = {
   open: () => t("Connected"),
   reconnecting: () => t("Connection lost, reconnecting…"),
   busy: () => t("The server is busy; trying again…"),
+  waiting: () => t("Waiting for the host to let you in"),
   refused: () => t("Disconnected"),
 };
 
@@ -22,6 +23,7 @@ const WORDS = {
 /** @type {Record<string, () => string>} */
 const REFUSED_WORDS = {
   removed: () => t("Removed from the class"),
+  turned_away: () => t("Not let into the class"),
   class_ended: () => t("The class has ended"),
 };
 

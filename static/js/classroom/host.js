@@ -1,11 +1,13 @@
 /**
  * The host's class panel: who drives (the host, everyone, or one student), who is
- * watching (names as text, each student removable: classroom/people.js), the links
+ * watching (names as text, each student removable: classroom/people.js), who may join
+ * (the lobby, the class's size, clearing a flood: classroom/door.js), the links
  * (join link; host link with a warning), and the form that asks the class a question.
  */
 
 import { fmt, t } from "../i18n.js";
 import { copyButton, el } from "./dom.js";
+import { createDoorCard } from "./door.js";
 import { createPeopleList } from "./people.js";
 
 const MIN_CHOICES = 2;
@@ -65,8 +67,9 @@ export function createHostPanel(container, send) {
     if (ref) refs.set(ref, modeError);
   }
 
-  // -- people -------------------------------------------------------------------------
+  // -- people, and who may join -----------------------------------------------------------
   const people = createPeopleList(send);
+  const doorCard = createDoorCard(send);
 
   // -- links ---------------------------------------------------------------------------
   const joinText = el("code", { className: "link-text" });
@@ -182,6 +185,7 @@ export function createHostPanel(container, send) {
       el("div", { className: "class-card" }, modeField),
       el("div", { className: "class-card" }, askForm),
       el("div", { className: "class-card" }, people.element),
+      el("div", { className: "class-card" }, doorCard.element),
       el("div", { className: "class-card" }, linksBox),
     ),
   );
@@ -214,9 +218,16 @@ export function createHostPanel(container, send) {
       hostField.hidden = true;
       if (info.control) control = info.control;
       if (info.members) members = present(info.members);
+      doorCard.setClass(info);
       reflect();
       renderPeople();
     },
+    /** Who waits in the lobby (`lobby`), the size and switch (`door`), the question. */
+    setLobby: (list) => doorCard.setLobby(list),
+    setDoor: (door) => doorCard.setDoor(door),
+    setQuestion: (question) => doorCard.setQuestion(question),
+    /** `approved`, `turned_away` or `cleared`: the card says what happened. */
+    done: (message) => doorCard.done(message),
     setControl(next) {
       control = next;
       reflect();
@@ -241,7 +252,7 @@ export function createHostPanel(container, send) {
       choicesArea.value = "";
     },
     showError(problem) {
-      if (people.showError(problem)) return true;
+      if (people.showError(problem) || doorCard.showError(problem)) return true;
       const line = refs.get(problem.ref);
       if (!line) return false;
       refs.delete(problem.ref);
