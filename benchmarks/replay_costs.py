@@ -6,7 +6,9 @@ is set up in a fresh lab, caches emptied (as a new process meets it), then its a
 timed with the metrics every frame computes (hash-placement counts keys per shard
 lazily, when they are first asked for: the work an action causes lands there), CPU
 time of this process, median of the runs, and divided by what it declared in that
-state. A ratio near 1 is an honest declaration;
+state (`History.cost_of`: with the checkpoint pickled after it when one is due).
+tests/simulators/test_measured_costs.py checks the same bound on histories hypothesis
+draws over every action's declared ranges. A ratio near 1 is an honest declaration;
 above 1.5 the declaration is too low (a link could pass the budget while taking longer),
 below 0.2 needlessly high (a link is refused that would open fast).
 
@@ -79,6 +81,12 @@ CASES = [
     ("range-splits", "make the lab", [], []),
     ("range-splits", "write 60,000 ids", [], [IDS]),
     ("range-splits", "write 60,000 timestamps", [], [STAMPS]),
+    (
+        "range-splits",
+        "write 60,000 ids at one a second",
+        [],
+        [("write", {"kind": "uniform", "count": 60_000, "rate": 1})],
+    ),
     (
         "range-splits",
         "write one key, 60,000 held",
@@ -166,6 +174,12 @@ CASES = [
     ),
     (
         "replication",
+        "a burst of 2,000 records on 20,000 held, and its checkpoint",
+        [("burst", {"count": 2_000})] * 10,
+        [("burst", {"count": 2_000})],
+    ),
+    (
+        "replication",
         "kill the primary and promote, 20,000 records",
         [*[("burst", {"count": 2_000})] * 10, ("set_replica", R_FAR)],
         [("kill_primary", {}), ("promote", {"server": "C"}), SETTLE],
@@ -198,6 +212,26 @@ CASES = [
         "cache-stampede",
         "jump 30 s to just before expiry",
         [("advance", {"ms": 700})],
+        [("skip_to_expiry", {})],
+    ),
+    (
+        "cache-stampede",
+        "five seconds at 5,000 reads a second, 2 s queries, lifetime 0",
+        [
+            ("set_rate", {"rate": 5_000}),
+            ("set_query_time", {"query_ms": 2_000}),
+            ("set_ttl", {"ttl_ms": 0}),
+        ],
+        [("advance", {"ms": 60_000})],
+    ),
+    (
+        "cache-stampede",
+        "jump 60 s at 5,000 reads a second",
+        [
+            ("set_ttl", {"ttl_ms": 60_000}),
+            ("set_rate", {"rate": 5_000}),
+            ("advance", {"ms": 1_000}),
+        ],
         [("skip_to_expiry", {})],
     ),
     (

@@ -211,7 +211,7 @@ class History:
         `cost` is its declared cost, when the caller knows it (with the cost model's
         scale after it already set)."""
         if cost is None:
-            cost = self.cost_of(name, args)
+            cost = self._charge(name, args)
         forked = []
         if not self.at_end:
             forked = [self._fork()]
@@ -260,9 +260,21 @@ class History:
         }
 
     def cost_of(self, name: Any, args: Any) -> int:
-        """The declared cost of doing an action at the cursor (ActionError if unfit)."""
+        """The declared cost of doing an action at the cursor (ActionError if unfit):
+        the model's charge, and the checkpoint pickled after it when one is due."""
         if name == SEEK:
             return self.seek_cost(self.check_seek(args))
+        cost = self._charge(name, args)
+        work = self._work[self.cursor] + cost
+        last = self._work[min(self._last, self.cursor)]
+        stored = self._work[min(self._stored_last, self.cursor)]
+        if checkpoint_due(work - last, work - stored, self._spacing):
+            cost += self.costs.checkpoint()  # at the scale after the action
+        return cost
+
+    def _charge(self, name: Any, args: Any) -> int:
+        """The model's charge for an action at the cursor (the work between
+        checkpoints counts these alone)."""
         self.costs.scale = self._scales[self.cursor]
         return self.costs.cost_of(name, args)
 
@@ -402,23 +414,40 @@ class History:
         return lab
 
 
+def checkpoint_due(since_last: int, since_stored: int, spacing: int) -> bool:
+    """Whether an action that brings the work since the last checkpoint, and since
+    the last stored one, to these is followed by a checkpoint (`History.apply`)."""
+    return since_last >= spacing or since_stored >= STORED_CHECKPOINT_WORK
+
+
 def declared_work(lab_class: type[Lab], steps) -> int:
     """The declared work of replaying `(name, args)` steps on a fresh lab.
 
-    Replays nothing (simulators/engine/cost.py). Seeks cost what replaying from a
-    checkpoint costs, which the spacing of checkpoints bounds: they count nothing
-    here. An invalid step raises its ActionError, with `step` set to its number.
+    Replays nothing (simulators/engine/cost.py): the actions' charges, and the
+    checkpoints a replay pickles on the way, where `History.apply` takes them. Seeks
+    cost what replaying from a checkpoint costs, which the spacing of checkpoints
+    bounds: they count nothing here. An invalid step raises its ActionError, with
+    `step` set to its number.
     """
     costs = lab_class.cost_model(lab_class)
     total = costs.start()
+    work = last = stored = 0
     for number, (name, args) in enumerate(steps, start=1):
         if name == SEEK:
             continue
         try:
-            total += costs.cost_of(name, args)
+            cost = costs.cost_of(name, args)
         except ActionError as error:
             error.step = number
             raise
+        total += cost
+        work += cost
+        if checkpoint_due(work - last, work - stored, CHECKPOINT_WORK):
+            total += costs.checkpoint()
+            if work - last >= CHECKPOINT_WORK:
+                last = work
+            if work - stored >= STORED_CHECKPOINT_WORK:
+                stored = work
     return total
 
 
@@ -466,7 +495,7 @@ def outlined(
             key = (scale, *action)
             cost, after = known[key]
         except TypeError:  # an argument that is not hashable: no shortcut
-            cost = history.cost_of(entry.name, entry.args)
+            cost = history._charge(entry.name, entry.args)
         except KeyError:
             spec_args = checked.get(action)
             if spec_args is None:

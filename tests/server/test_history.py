@@ -183,3 +183,28 @@ async def test_seek_over_the_socket_and_a_seek_past_the_end():
     assert (error["code"], error["ref"]) == ("out_of_range", "x")
     assert "0 to 2" in error["message"]
     await communicator.disconnect()
+
+
+def test_an_action_declares_the_checkpoint_pickled_after_it():
+    # replication's log: a checkpoint pickles every record it holds, and the action
+    # after which one is taken declares it; a replay's declared work counts them too
+    lab_class = LABS["replication"]
+    timeline = History(lab_class, 1)
+    burst = ("burst", {"count": 2_000})
+    for _ in range(5):
+        timeline.apply(*burst)
+    charge = timeline._charge(*burst)
+    timeline.costs.scale = timeline._scales[timeline.cursor]
+    assert charge >= history_module.CHECKPOINT_WORK  # one is due after it
+    declared = timeline.cost_of(*burst)
+    assert declared == charge + timeline.costs.checkpoint()
+    assert timeline.costs.checkpoint() > 2 * 12_000  # 12,000 records after it
+    small = ("set_acks", {"acks": "majority"})
+    assert timeline.cost_of(*small) == timeline._charge(*small)  # none due
+    steps = [burst] * 6
+    charges = History(lab_class, 1)
+    total = charges.costs.start()
+    for step in steps:
+        total += charges.cost_of(*step)
+        charges.apply(*step)
+    assert history_module.declared_work(lab_class, steps) == total

@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from simulators.engine import ActionError
 from simulators.labs import LABS
-from simulators.labs.range_splits.cost import PER_KEY, PER_WRITE, RangeSplitsCost
+from simulators.labs.range_splits.cost import (
+    PER_KEY,
+    PER_SECOND,
+    PER_WRITE,
+    RangeSplitsCost,
+)
 
 LAB = LABS["range-splits"]
 SPEC = {spec.name: spec for spec in LAB.actions}
@@ -50,7 +55,9 @@ def test_a_threshold_declares_a_pass_over_the_keys_unless_it_rises():
     lower = model.charge(spec, {"max_keys": 899, "max_writes": 2_500})
     assert lower == spec.cost + 5_000 * PER_KEY
     write = model.charge(SPEC["write"], {"kind": "uniform", "count": 2, "rate": 10})
-    assert write == SPEC["write"].cost + 2 * PER_WRITE
+    assert write == SPEC["write"].cost + 2 * PER_WRITE + PER_SECOND  # within a second
+    slow = model.charge(SPEC["write"], {"kind": "uniform", "count": 60, "rate": 1})
+    assert slow == SPEC["write"].cost + 60 * PER_WRITE + 60 * PER_SECOND
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

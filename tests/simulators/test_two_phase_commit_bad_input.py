@@ -144,6 +144,18 @@ def test_replay_costs_are_declared():
     for spec in TwoPhaseCommitLab.actions:
         assert spec.cost > 0
     assert costs.cost_of("book", {"seat": "12A"}) == TXN_COST
-    assert costs.cost_of("start_bank", {}) == PER_BANK_OP * BANK_OPS
+    # the workload's operations are charged to the advances that run them, all of
+    # them at most, three clients each at most one every 20 ms
+    start = costs.cost_of("start_bank", {})
+    assert start < PER_BANK_OP * BANK_OPS
+    tick = costs.cost_of("advance", {"ms": 100})
+    assert tick == 200 + PER_BANK_OP * 3 * (100 // 20 + 1)
+    rest = costs.cost_of("advance", {"ms": 60_000})
+    assert (tick - 200) + (rest - 200) == PER_BANK_OP * BANK_OPS
+    assert costs.cost_of("advance", {"ms": 60_000}) == 200  # nothing left to run
+    costs.cost_of("recover_server", {"node": "coordinator"})  # stalled ones go on
+    assert costs.cost_of("advance", {"ms": 60_000}) == 200 + PER_BANK_OP * BANK_OPS
+    costs.cost_of("stop_bank", {})
+    assert costs.cost_of("advance", {"ms": 60_000}) == 200
     with pytest.raises(ActionError):
         costs.cost_of("transfer", {**TRANSFER, "amount": 6})

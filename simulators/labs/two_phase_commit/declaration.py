@@ -6,6 +6,7 @@ from simulators.engine.declaration import ActionSpec, Param
 from simulators.engine.i18n import gettext_noop as _
 from simulators.labs.two_phase_commit.cluster import (
     ACCOUNTS,
+    BANK_CLIENTS,
     BANK_OPS,
     MAX_TRANSFER,
     SEATS,
@@ -23,7 +24,8 @@ SERVER_IDS = ("coordinator", "flights", "bookings")
 # work units (about a microsecond of replay each; simulators/engine/cost.py): an
 # action pays for the messages it starts too, delivered by the advances after it
 TXN_COST = 600
-PER_BANK_OP = 250  # one operation of the workload with its messages and log writes
+PER_BANK_OP = 150  # one operation of the workload with its messages and log writes
+BANK_OP_MS = 20  # an operation's round trips take at least this long (virtual ms)
 
 SEAT = Param(
     "seat",
@@ -144,7 +146,7 @@ ACTIONS = (
             "Three clients make 200 transfers and reads; every read should add up "
             "to 100."
         ),
-        cost=PER_BANK_OP * BANK_OPS,
+        cost=2_000,  # its operations are charged to the advances that run them
     ),
     ActionSpec("stop_bank", _("Stop the bank workload")),
     ActionSpec(
@@ -182,5 +184,29 @@ ACTIONS = (
 
 
 class TwoPhaseCost(CostModel):
-    """Declared costs: every action costs what its spec says (the workload's run is
-    paid for when it starts)."""
+    """Declared costs: the bank workload's operations are paid for by the advances
+    that run them (three clients, an operation at least `BANK_OP_MS` each), up to the
+    workload's 200; a server that recovers may let every one of them still run.
+
+    The scale is (operations the workload may still run, whether it was started).
+    """
+
+    def __init__(self, lab_class) -> None:
+        super().__init__(lab_class)
+        self.scale = (0, False)
+
+    def charge(self, spec, args: dict) -> int:
+        left, started = self.scale
+        name = spec.name
+        if name == "start_bank":
+            self.scale = (BANK_OPS, True)
+        elif name == "stop_bank":
+            self.scale = (0, False)
+        elif name == "recover_server" and started:
+            self.scale = (BANK_OPS, True)  # stalled operations go on
+        elif name in ("advance", "step"):
+            ms = args["ms"] if name == "advance" else BANK_OP_MS
+            ops = min(left, len(BANK_CLIENTS) * (ms // BANK_OP_MS + 1))
+            self.scale = (left - ops, started)
+            return spec.cost + PER_BANK_OP * ops
+        return spec.cost
