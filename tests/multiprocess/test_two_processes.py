@@ -344,3 +344,58 @@ async def agreed_last(*people, kind: str) -> dict:
         finals.append(seen[-1])
     assert all(final == finals[0] for final in finals), finals
     return finals[0]
+
+
+async def test_the_lobby_the_size_and_a_flood_clear_reach_every_process(pair):
+    """Issue 29 across processes: the host on a turns approval on, and a student waiting
+    on b is shown to a host on b and let in from a; a late joiner on b has no vote, and
+    a flood cleared on a closes them; a size set on b counts the members of both."""
+    a, b = pair
+    owner = await LiveSocket.open(a, HASH)
+    await owner.next("hello")
+    await owner.send(type="start_class")
+    started = await owner.next("class_started")
+    room = started["room"]
+    hosts = []
+    for server, name in ((a, "Teacher"), (b, "Second")):
+        host = await LiveSocket.open(server, HASH, room=room, name=name)
+        await host.next("hello")
+        await host.send(type="claim_host", secret=started["secret"])
+        await host.next("role")
+        hosts.append(host)
+    await hosts[0].send(type="door", approval=True)
+    assert (await hosts[1].next("door"))["approval"] is True
+    ben = await LiveSocket.open(b, HASH, room=room, name="Ben")
+    assert (await ben.next("waiting"))["reason"] == "approval"
+    lobby = await hosts[0].next("lobby", lambda m: m["members"], timeout=5)
+    ben_id = lobby["members"][0]["id"]
+    await hosts[0].send(type="approve", ref="a", member=ben_id)
+    assert (await ben.next("hello"))["member"] == ben_id
+    await hosts[1].next("lobby", lambda m: not m["members"], timeout=5)
+    await hosts[0].send(type="door", approval=False)
+    await hosts[1].next("door", lambda m: not m["approval"])
+
+    # a question opened on a; a late joiner on b has no vote; a clear on a removes them
+    await hosts[0].send(type="ask", text="Which shard?", choices=["A", "B"])
+    await ben.next("question")
+    late = await LiveSocket.open(b, HASH, room=room, name="Late")
+    await late.next("hello")
+    await late.send(type="answer", ref="v", question=1, value=0)
+    assert (await late.next("error"))["code"] == "not_a_voter"
+    await ben.send(type="answer", question=1, value=1)  # approved: a vote
+    await ben.next("answered")
+    await hosts[0].send(type="clear", ref="c", question=1)
+    cleared = await hosts[0].next("cleared")
+    assert cleared["members"] and ben_id not in cleared["members"]
+    assert (await late.next("error"))["code"] == "removed"
+
+    # the size counts members on both processes: 2 hosts and Ben, so a fourth waits
+    await hosts[1].send(type="door", size=3)
+    await hosts[0].next("door", lambda m: m["size"] == 3)
+    await asyncio.sleep(0.6)  # presence is announced within a quarter second
+    # (from another address: after the clear, new members from 127.0.0.1 wait for the
+    # host in the lobby, whatever the size)
+    full = await LiveSocket.open(a, HASH, "127.0.4.2", room=room, name="Fourth")
+    assert (await full.next("error"))["code"] == "class_full"
+    for socket in (owner, *hosts, ben, full):
+        await socket.close()
