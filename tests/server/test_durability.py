@@ -118,9 +118,10 @@ async def test_an_evicted_class_keeps_its_mode_and_question(settings):
     await host.next("role")
     await host.send(type="control", mode="everyone")
     await host.next("control")
+    # Ana is in the class when the question opens: she may answer it
+    ana, hello = await enter(query=f"room={started['room']}&name=Ana")
     await host.send(type="ask", text="Which shard?", choices=["A", "B"])
     await host.next("question")
-    ana, hello = await enter(query=f"room={started['room']}&name=Ana")
     await ana.send(type="answer", question=1, value=1)
     await ana.next("answered")
     await ana.send(type="action", action="add_shard", args={})
