@@ -58,7 +58,7 @@ def test_the_host_lets_a_student_in_from_the_lobby_by_keyboard(lesson):
     tab_to(host, switch, limit=200)
     host.keyboard.press("Space")
     expect(switch).to_be_checked()
-    expect(host.locator(".door-card .people-status")).to_contain_text(
+    expect(host.locator(".door-status")).to_contain_text(
         "new students wait for your approval"
     )
     eve = knock(lesson, "Eve")
@@ -81,7 +81,7 @@ def test_the_host_lets_a_student_in_from_the_lobby_by_keyboard(lesson):
     expect(eve.locator("#class-bar .class-notice")).to_have_count(0)
     expect(lesson.people()).to_contain_text("Eve")
     expect(host.locator("#class-lobby-title")).to_have_text("Nobody is waiting to join")
-    expect(host.locator(".door-card .people-status")).to_have_text("1 student let in.")
+    expect(host.locator(".door-status")).to_have_text("1 student let in.")
     shoot(eve, "class-door-student-in")
     # one more: turned away, by keyboard too; their page says so and stops
     zed = knock(lesson, "Zed")
@@ -123,7 +123,7 @@ def test_the_host_clears_a_flood_since_the_question_opened(lesson):
     )
     shoot(host, "class-door-host-clear", at=".clear-flood")
     confirm.get_by_role("button", name="Yes, remove them").click()
-    expect(host.locator(".door-card .people-status")).to_have_text(
+    expect(host.locator(".door-status")).to_have_text(
         "3 people removed, with their answers."
     )
     for page in flood:

@@ -23,7 +23,7 @@ export function createDoorCard(send) {
   const lobbyList = el("ul", { className: "lobby", attrs: { "aria-labelledby": "class-lobby-title" } });
   const everyone = button(t("Let everyone in"), "button lobby-all", { "data-role": "all" });
   everyone.addEventListener("click", () => act("approve", { all: true }, "approve"));
-  const said = el("p", { className: "people-status", attrs: { role: "status" } });
+  const said = el("p", { className: "door-status", attrs: { role: "status" } });
   const error = el("p", { className: "form-error", attrs: { role: "alert" } });
   error.hidden = true;
 
