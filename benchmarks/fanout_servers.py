@@ -35,9 +35,9 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 POSTGRES = os.environ.get("FANOUT_POSTGRES", "host=127.0.0.1 port=5432 user=postgres")
 REDIS_DB = int(os.environ.get("FANOUT_REDIS_DB", "11"))  # this benchmark's own db
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
-# A class holds PLAYGROUND_CLASS_SIZE members at once (100 unless the host sets more, up
-# to PLAYGROUND_ROOM_MEMBER_CAP); the benchmark's classes are bigger, so the servers start
-# with a size as large as the room cap allows. It measures the fan-out, not the size.
+# A class holds PLAYGROUND_CLASS_SIZE members at once (100 unless the host sets more,
+# up to PLAYGROUND_ROOM_MEMBER_CAP); the benchmark's classes are bigger, so the servers
+# start with a size as large as the room cap allows: it measures the fan-out, not that.
 CLASS_ENV = {"PLAYGROUND_CLASS_SIZE": "1000000"}
 
 
