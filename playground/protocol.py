@@ -15,6 +15,7 @@ import unicodedata
 from django.conf import settings
 from django.utils.translation import gettext
 
+from playground.addresses import limit_key
 from simulators.engine.rng import SEED_MAX
 
 MAX_REF_LENGTH = 32
@@ -177,13 +178,14 @@ def member_id_of(client: str | None) -> str:
 
 
 def client_address(scope: dict) -> str:
-    """The client's network address, which the per-address limits count by.
+    """The key the per-address limits count this client by: its IPv4 address, or its
+    IPv6 /64 (playground/addresses.py).
 
     Behind a proxy, run daphne with --proxy-headers so this is the client's own
     address (from X-Forwarded-For), not the proxy's.
     """
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return limit_key(str(client[0]) if client else None)
 
 
 def plausible_member(member_id: str) -> bool:
