@@ -9,7 +9,9 @@ NODE_BIN := node_modules/.bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # daphne's cap on one websocket message (its default is 1 MiB); the playground refuses
-# anything over 64 KiB itself (playground/inbound.py, liveserver.DAPHNE_LIMITS)
+# anything over 64 KiB itself (playground/inbound.py, liveserver.DAPHNE_LIMITS).
+# MALLOC_ARENA_MAX=2: two glibc arenas, not eight a core, for daphne's worker threads to
+# fragment (docs/architecture.md, "What one process takes at once")
 WS_LIMITS := --websocket-max-message-size 262144 --websocket-max-frame-size 262144
 
 .PHONY: run test lint format bench install browser clean messages jscheck
@@ -37,7 +39,7 @@ run: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py prune_rooms
 	@echo "The playground is at http://$(HOST):$(PORT)/"
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) $(WS_LIMITS) playground.asgi:application
+	MALLOC_ARENA_MAX=2 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) $(WS_LIMITS) playground.asgi:application
 
 browser:
 	bash .ci/ensure-browser

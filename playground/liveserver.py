@@ -78,6 +78,7 @@ def server_env(var_dir: Path, **extra: str | None) -> dict:
     off, the secret key kept in `var_dir`): SQLite and no Redis unless `extra` sets
     DATABASE_URL or REDIS_URL (a value of None removes a variable)."""
     env = {**os.environ, "PLAYGROUND_VAR_DIR": str(var_dir)}
+    env.setdefault("MALLOC_ARENA_MAX", "2")  # as `make run` starts daphne
     env.pop("DEBUG", None)
     env.pop("PLAYGROUND_STATIC_ROOT", None)  # its own, under var_dir
     env.pop("DATABASE_URL", None)
@@ -240,13 +241,15 @@ def start_daphne(
     app: str = APPLICATION,
     root: Path = ROOT,
     tls: tuple[Path, Path] | None = None,
+    args: tuple[str, ...] = (),
 ) -> Daphne:
     """Start daphne (already migrated) with `env`; return once it listens.
 
     `app` is another ASGI application to serve instead (a benchmark's floor); `root`
     another checkout to serve the code of (a benchmark's run of an earlier commit);
     `tls` a (private key, certificate) pair to serve HTTPS with, and HTTP/2 where
-    Twisted's http2 extra (h2) is installed."""
+    Twisted's http2 extra (h2) is installed; `args` more of daphne's options (such as
+    `--proxy-headers`)."""
     env = env if env is not None else server_env(var_dir)
     port = port or free_port()
     log_path = Path(var_dir) / f"daphne{'-' + name if name else ''}-{port}.log"
@@ -258,7 +261,7 @@ def start_daphne(
         where = ["-b", "127.0.0.1", "-p", str(port)]
     with open(log_path, "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", *where, *DAPHNE_LIMITS, app],
+            [sys.executable, "-m", "daphne", *where, *DAPHNE_LIMITS, *args, app],
             cwd=root,
             env=env,
             stdout=log,

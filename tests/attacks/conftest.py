@@ -32,12 +32,13 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.attack)
 
 
-def start(var_dir: Path, **env: str | None) -> Daphne:
-    """A migrated daphne on its own SQLite file in `var_dir` (extra `env` on top)."""
+def start(var_dir: Path, args: tuple[str, ...] = (), **env: str | None) -> Daphne:
+    """A migrated daphne on its own SQLite file in `var_dir` (extra `env` on top, and
+    more of daphne's options in `args`)."""
     environment = server_env(var_dir, **env)
     root = Path(os.environ.get("PLAYGROUND_ATTACK_ROOT", ROOT))
     migrate(environment, root=root)
-    return start_daphne(var_dir, environment, root=root)
+    return start_daphne(var_dir, environment, root=root, args=args)
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +51,12 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def serve(tmp_path_factory):
-    """`serve(**env)`: a daphne of this test's own, with settings in `env`."""
+    """`serve(**env)`: a daphne of this test's own, with settings in `env` (and
+    `args=(...)`: more of daphne's options)."""
     started = []
 
-    def make(**env: str | None) -> Daphne:
-        daphne = start(tmp_path_factory.mktemp("attack"), **env)
+    def make(args: tuple[str, ...] = (), **env: str | None) -> Daphne:
+        daphne = start(tmp_path_factory.mktemp("attack"), args, **env)
         started.append(daphne)
         return daphne
 
