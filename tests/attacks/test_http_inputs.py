@@ -9,10 +9,11 @@ a traceback, a file path, a setting or the secret key. The server's log must hol
 """
 
 import base64
+import http.cookiejar
 import zlib
 from urllib.error import HTTPError
 from urllib.parse import quote, urlencode
-from urllib.request import Request, urlopen
+from urllib.request import HTTPCookieProcessor, Request, build_opener, urlopen
 
 import pytest
 
@@ -33,14 +34,29 @@ INTERNALS += ["SECRET_KEY", "DATABASES", "urlpatterns", "Django tried"]
 
 
 def fetch(server, path: str, form: dict | None = None) -> tuple[int, str, dict]:
-    """(status, body, headers) of a GET, or of a POST of `form`."""
-    data = urlencode(form).encode() if form is not None else None
-    request = Request(server.url + path, data=data)
+    """(status, body, headers) of a GET, or of a POST of `form` with the CSRF token
+    the join page gives (as the page's own form sends it)."""
+    data = None
+    request = Request(server.url + path)
+    if form is not None:
+        token = csrf_token(server)
+        form = {**form, "csrfmiddlewaretoken": token}
+        request.add_header("Cookie", f"csrftoken={token}")
+        data = urlencode(form).encode()
+    request.data = data
     try:
         with urlopen(request, timeout=30) as response:
             return response.status, response.read().decode(), dict(response.headers)
     except HTTPError as error:
         return error.code, error.read().decode(), dict(error.headers)
+
+
+def csrf_token(server) -> str:
+    """The CSRF cookie the join page sets ("" where the server sets none)."""
+    jar = http.cookiejar.CookieJar()
+    with build_opener(HTTPCookieProcessor(jar)).open(server.url + "/join/", timeout=30):
+        pass
+    return next((c.value for c in jar if c.name == "csrftoken"), "")
 
 
 def assert_answered(server, status: int, body: str, allowed: set[int]) -> None:
