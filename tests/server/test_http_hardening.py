@@ -104,7 +104,7 @@ def test_a_forwarded_proto_counts_only_from_a_trusted_proxy(client, settings):
     assert "Strict-Transport-Security" not in plain.headers
 
 
-# -- the header deadline -----------------------------------------------------------------
+# -- the header deadline -------------------------------------------------------------
 
 
 class Served(http.Request):
