@@ -11,6 +11,8 @@ from itertools import repeat
 
 import mmh3
 
+from simulators.engine.pieces import PIECE
+
 HASH_SPACE = 2**32
 REDIS_SLOTS = 16384
 
@@ -22,11 +24,24 @@ def murmur(key: str) -> int:
 
 
 def murmur_many(keys: Sequence[str]) -> Iterator[int]:
-    """murmur() of every key, in order, computed as the iterator is read."""
-    if not "".join(keys).isascii():
+    """murmur() of every key, in order, computed as the iterator is read.
+
+    Read it a piece at a time (`array_of`, a Python loop) where it is long: one call
+    into C that reads it all (`list`) holds the GIL for as long (issue 29).
+    """
+    if not _every_piece(keys, str.isascii):
         return map(murmur, keys)
     # an ASCII str is its own UTF-8, which mmh3 reads directly; map keeps the loop in C
     return map(mmh3.hash, keys, repeat(0), repeat(False))
+
+
+def _every_piece(keys: Sequence[str], test) -> bool:
+    """Whether `test` holds for the keys joined, tried `PIECE` keys at a time (one
+    join of a million keys is one long call into C)."""
+    return all(
+        test("".join(keys[start : start + PIECE]))
+        for start in range(0, len(keys), PIECE)
+    )
 
 
 def hash_tag(key: str) -> str:
@@ -50,7 +65,11 @@ def redis_slot(key: str) -> int:
 
 def redis_slots(keys: Sequence[str]) -> list[int]:
     """redis_slot() of every key, in order; with no `{` in any key, no tag search."""
-    if "{" in "".join(keys):
-        return list(map(redis_slot, keys))
+    if not _every_piece(keys, _untagged):
+        return list(map(redis_slot, keys))  # a Python function: not one long call
     crc = crc_hqx
     return [crc(key.encode("utf-8"), 0) % REDIS_SLOTS for key in keys]
+
+
+def _untagged(text: str) -> bool:
+    return "{" not in text

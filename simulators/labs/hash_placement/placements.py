@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 
+from simulators.engine.pieces import counted, counted_pairs, mapped
 from simulators.labs.hash_placement.hashing import HASH_SPACE, murmur_many
 from simulators.labs.hash_placement.keyset import KeySet
 from simulators.labs.hash_placement.steps import StepLookup
@@ -62,19 +63,13 @@ class ModPlacement:
 
     def tally(self, keys: KeySet) -> dict[str, int]:
         """Keys held by each shard."""
-        counts = Counter(map(len(self.shards).__rmod__, keys.hashes))
+        counts = counted(keys.hashes, len(self.shards).__rmod__)
         return {name: counts.get(i, 0) for i, name in enumerate(self.shards)}
 
     def moves_to(self, new: "ModPlacement", keys: KeySet) -> Moves:
         """Keys whose shard differs between this placement and `new`."""
         old_n, new_n = len(self.shards), len(new.shards)
-        pairs = Counter(
-            zip(
-                map(old_n.__rmod__, keys.hashes),
-                map(new_n.__rmod__, keys.hashes),
-                strict=True,
-            )
-        )
+        pairs = counted_pairs(keys.hashes, keys.hashes, old_n.__rmod__, new_n.__rmod__)
         named = Counter()
         for (old, new_index), count in pairs.items():
             named[(self.shards[old], new.shards[new_index])] += count
@@ -136,7 +131,7 @@ class PartitionPlacement:
         if self.hash_fn == "crc16":
             if slots is None:
                 raise ValueError("Redis Cluster slots are needed for CRC16 partitions")
-            return list(map(self.owners.__getitem__, slots))
+            return mapped(self.owners.__getitem__, slots)
         return self._lookup.owners_of(hashes)
 
     @cached_property
@@ -205,7 +200,7 @@ class PartitionPlacement:
                 pairs[(old, fresh)] += count
             return moves_from_pairs(pairs)
         return moves_from_pairs(
-            Counter(zip(self.key_owners(keys), new.key_owners(keys), strict=True))
+            counted_pairs(self.key_owners(keys), new.key_owners(keys))
         )
 
     def key_owners(self, keys: KeySet) -> list[str]:
