@@ -60,7 +60,7 @@ def ours(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LIMIT)
         elif t - lane.bucket.start_us >= 100_000:
             lane.roll(t)
         lane.read(t, 0, u, ln_u)
-        if len(lane.finished) > 4_096:
+        if lane.ended > 4_096:
             lane.take()  # as each frame does
     lane.run_until(reads[-1][0] + 60_000_000)
     return lane.totals["hits"], lane.totals["queries"]
