@@ -9,11 +9,17 @@ open node at once: for each pair without a direct route, the stops that join the
 from simulators.labs.graph_traversal.graphs import Graph
 
 CUT_SHOWN = 200  # pairs of the top closure the snapshot lists for the drawing
+# a one-stop trip with more than one stop between (any one of them keeps it)
+SEVERAL = -1
 
 
-def connections(graph: Graph, barred: set[int]) -> tuple[set[int], dict[int, list]]:
+def connections(graph: Graph, barred: set[int]) -> tuple[set[int], dict[int, int]]:
     """The open trips as numbers `a * n + b`, and for the one-stop trips with no
-    direct route, the stops between (in name order)."""
+    direct route, the stop between when there is one, else `SEVERAL`.
+
+    A number per trip, not a list of its stops: the grown graph has hundreds of
+    thousands of such trips, and as many lists made the garbage collector walk them
+    all, more than once, holding the GIL for a second (issue 29)."""
     n = len(graph.names)
     direct: set[int] = set()
     stops: dict[int, list[int]] = {}
@@ -36,7 +42,7 @@ def connections(graph: Graph, barred: set[int]) -> tuple[set[int], dict[int, lis
                     continue
                 key = row + b
                 if key not in direct:
-                    stops.setdefault(key, []).append(m)
+                    stops[key] = SEVERAL if key in stops else m
     return direct, stops
 
 
@@ -53,8 +59,8 @@ def rank(graph: Graph, barred: set[int]) -> list[tuple[str, int, int]]:
     for key, via in stops.items():
         ends[key // n] += 1
         ends[key % n] += 1
-        if len(via) == 1:
-            through[via[0]] += 1
+        if via != SEVERAL:
+            through[via] += 1
     names = graph.names
     rows = [(names[i], ends[i], through[i]) for i in range(n) if i not in barred]
     return sorted(rows, key=lambda r: (-(r[1] + r[2]), r[0]))
@@ -66,6 +72,6 @@ def cut_by(graph: Graph, barred: set[int], node: int) -> list[tuple[str, str]]:
     _direct, stops = connections(graph, barred)
     names = graph.names
     cut = [
-        (names[key // n], names[key % n]) for key, via in stops.items() if via == [node]
+        (names[key // n], names[key % n]) for key, via in stops.items() if via == node
     ]
     return sorted(cut)
