@@ -17,8 +17,9 @@ networks settling); the bytes an embed
 transfers before it is drawn; each lab's first drawing at 150 ms round trip,
 modulepreload on and off; the classroom fan-out (one host, hundreds of students on
 websockets, paired with a floor);
-declared replay costs against measured ones; the server's memory under a message flood
-and a bystander's wait under a link bomb.
+declared replay costs against measured ones; the longest single GIL hold of every lab's
+heavy actions; the server's memory under a message flood and a bystander's wait under
+a link bomb.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
@@ -26,7 +27,9 @@ Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is 
 first drawings),
 `--no-fanout` (skip the classroom fan-out of `python -m benchmarks.fanout`, which
 takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`
-and the link bomb of `python -m benchmarks.link_bomb`, about two minutes).
+and the link bomb of `python -m benchmarks.link_bomb`, about two minutes), `--no-gil`
+(skip the longest GIL hold of every lab's heavy actions, `python -m
+benchmarks.gil_holds`, about ten minutes).
 """
 
 import argparse
@@ -35,6 +38,7 @@ import platform
 import sys
 
 from benchmarks.cache_stampede import stampede_rows
+from benchmarks.gil_holds import gil_rows
 from benchmarks.graph_traversal import traversal_rows
 from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
 from benchmarks.history_checker import bank_rows, checker_rows
@@ -64,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-flood", action="store_true", help="skip the message flood rows"
     )
+    parser.add_argument(
+        "--no-gil", action="store_true", help="skip the GIL holds (about 10 minutes)"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.keys < 1:
         parser.error("--keys and --repeat must be positive")
@@ -91,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         *seek_rows(),
         *cost_rows(args.repeat),
     ]
+    if not args.no_gil:
+        rows += gil_rows(min(args.repeat, 3))
     if not args.no_browser:
         from benchmarks.browser_fps import browser_rows
         from benchmarks.browser_graph_fps import graph_fps_rows
