@@ -3,14 +3,22 @@
 A key set never changes once made (the lab replaces it whole), so it is `Shared`: a
 checkpoint of the lab refers to it by key instead of copying its hashes
 (playground/checkpoints.py), and every lab restored from a checkpoint shares it.
+
+Its hashes are arrays of 4-byte numbers, never lists of Python ints (32 bytes each, and
+8 more for the list's pointer): 10,000 keys take 80 KB, not 430 KB. And the labs of one
+process that use the same keys (the same airline seed, kind and count: every fresh lab
+on the default seed) share one key set (`KeySet.of`), made once: a page opened by a
+thousand visitors holds the hashes once, not a thousand times (issue 29).
 """
 
+import threading
+import weakref
 from array import array
 from bisect import bisect_left
-from collections import Counter
 
 from simulators.airline import Airline
 from simulators.engine.ledger import Shared
+from simulators.engine.pieces import array_of, counted, emptied, sorted_ints
 from simulators.labs.hash_placement.hashing import (
     HASH_SPACE,
     REDIS_SLOTS,
@@ -34,21 +42,40 @@ class KeySet(Shared):
         self.airline = airline
         self.kind = kind
         self.count = count
-        hashes = list(murmur_many(self._keys()))
-        self.hashes = array("I", hashes)
-        self.sorted_hashes = sorted(hashes)
+        # made (and the lists on the way freed) in pieces, each a short call into C,
+        # so that no step holds the GIL for long (simulators/engine/pieces.py)
+        keys = self._keys()
+        self.hashes = array_of("I", murmur_many(keys))
+        emptied(keys)
+        ordered = sorted_ints(self.hashes)
+        self.sorted_hashes = array_of("I", ordered)
+        emptied(ordered)
         self._slots: array | None = None
         self._slot_counts: list[int] | None = None
         self._range_counts: dict[int, list[int]] = {}
 
+    @classmethod
+    def of(cls, airline: Airline, kind: str, count: int) -> "KeySet":
+        """The key set of these keys: the one another lab of this process already
+        holds (with the same airline seed), or a new one.
+
+        Sharing changes nothing a lab can see: a key set never changes, and its lazy
+        caches are the same whoever fills them."""
+        key = (airline.seed, kind, count)
+        with _made_lock:
+            found = _made.get(key)
+        if found is not None:
+            return found
+        made = cls(airline, kind, count)
+        with _made_lock:
+            return _made.setdefault(key, made)
+
     def __getstate__(self) -> tuple:
         # arrays pickle as their bytes: 8 bytes a key, a fraction of a list's pickle
-        ordered = array("I", self.sorted_hashes)
-        return (self.airline, self.kind, self.count, self.hashes, ordered)
+        return (self.airline, self.kind, self.count, self.hashes, self.sorted_hashes)
 
     def __setstate__(self, state: tuple) -> None:
-        self.airline, self.kind, self.count, self.hashes, ordered = state
-        self.sorted_hashes = ordered.tolist()
+        self.airline, self.kind, self.count, self.hashes, self.sorted_hashes = state
         self.part_key = None
         self._slots = None
         self._slot_counts = None
@@ -64,13 +91,17 @@ class KeySet(Shared):
     def slots(self) -> array:
         """Every key's Redis Cluster slot, in key order."""
         if self._slots is None:
-            self._slots = array("H", redis_slots(self._keys()))
+            keys = self._keys()
+            slots = redis_slots(keys)
+            emptied(keys)
+            self._slots = array_of("H", slots)
+            emptied(slots)
         return self._slots
 
     def slot_counts(self) -> list[int]:
         """Keys in each of the 16,384 Redis slots."""
         if self._slot_counts is None:
-            counts = Counter(self.slots())
+            counts = counted(self.slots())
             self._slot_counts = [counts.get(s, 0) for s in range(REDIS_SLOTS)]
         return self._slot_counts
 
@@ -86,3 +117,9 @@ class KeySet(Shared):
                 b - a for a, b in zip(starts, starts[1:], strict=False)
             ]
         return self._range_counts[partitions]
+
+
+# the key sets labs of this process hold, by (airline seed, kind, count); one goes when
+# no lab refers to it any more
+_made: "weakref.WeakValueDictionary[tuple, KeySet]" = weakref.WeakValueDictionary()
+_made_lock = threading.Lock()

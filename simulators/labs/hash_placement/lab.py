@@ -34,6 +34,14 @@ class HashPlacementLab(Lab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("load_keys", {"kind": "registration", "count": 1_000_000}),
+        ("set_shards", {"count": 12}),
+        ("set_vnodes", {"vnodes": 256}),
+        ("set_partitions", {"partitions": 16384}),
+        ("set_shards", {"count": 4}),
+        ("load_keys", {"kind": "booking", "count": 1_000_000}),
+    )
     cost_model = HashPlacementCost
 
     def __init__(self, seed: int = 0, **options) -> None:
@@ -41,7 +49,7 @@ class HashPlacementLab(Lab):
         opts = self.option_values
         self.airline = Airline(seed)
         shards = list(SHARD_NAMES[: opts["shards"]])
-        self.keys = KeySet(self.airline, opts["key_kind"], opts["key_count"])
+        self.keys = KeySet.of(self.airline, opts["key_kind"], opts["key_count"])
         self.mod = ModPlacement(shards)
         self.partitions = PartitionPlacement.dealt(
             opts["partitions"], _hash_fn_for(opts["partitions"]), shards
@@ -155,7 +163,7 @@ class HashPlacementLab(Lab):
 
     def do_load_keys(self, kind: str, count: int) -> list[dict]:
         """Replace the key set with the first `count` keys of a kind."""
-        self.keys = KeySet(self.airline, kind, count)
+        self.keys = KeySet.of(self.airline, kind, count)
         self.last_moves = dict.fromkeys(SCHEMES, NO_MOVES)
         self._tallies = None
         return [{"type": "keys_loaded", "kind": kind, "count": count}]
