@@ -294,3 +294,25 @@ def test_a_frame_draws_every_miss_and_a_sample_of_the_hits(monkeypatch):
     assert len(misses) == plain["queries"]
     assert len(taken["reads"]) <= 120 + len(misses) < taken["ended"]
     assert [r[5] for r in taken["reads"]] == sorted(r[5] for r in taken["reads"])
+
+
+def test_readers_that_stopped_start_again_from_now_not_in_the_past():
+    # a lifetime of 0 keeps queries waiting long after the readers stopped (5 s
+    # after the last action), so time runs on; the next action starts them again
+    lab = CacheStampedeLab(seed=3)
+    for name, args in (
+        ("set_rate", {"rate": 2_000}),
+        ("set_query_time", {"query_ms": 2_000}),
+        ("set_db_limit", {"limit": 1}),
+        ("set_ttl", {"ttl_ms": 0}),
+    ):
+        lab.apply(name, args)
+    lab.apply("advance", {"ms": 60_000})
+    lab.apply("advance", {"ms": 60_000})
+    assert lab.now_ms == 120_000 and lab.readers_until_us < lab.now_ms * 1_000
+    before = lab.metrics()["lanes"]["plain"]["reads"]
+    lab.apply("make_hot", {"airport": "SFO", "share": 100})
+    assert lab.next_read_us >= lab.now_ms * 1_000  # no read arrives in the past
+    lab.apply("advance", {"ms": 60_000})
+    reads = lab.metrics()["lanes"]["plain"]["reads"] - before
+    assert 8_000 <= reads <= 12_000  # 5 s at 2,000 a second, not the 115 s since

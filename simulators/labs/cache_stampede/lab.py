@@ -11,7 +11,8 @@ Choices made here, so the lab says what it does:
   lifetime after it, as if the cache had been running for a while.
 - Readers read while someone is about: every visitor action (except the clock's
   `advance` and `step`) lets them go on for `READ_ON_MS` more, and time stands still
-  once they stop and the last query has answered. Play starts them again.
+  once they stop and the last query has answered. Play starts them again, from
+  that moment: no read arrives in the time they were stopped.
 - A query reads the database when it completes, so a board set after an update holds
   it; without delete-on-write a cached board is served stale until it expires, never
   longer than the lifetime.
@@ -118,6 +119,14 @@ class CacheStampedeLab(ClockedLab):
     slug = "cache-stampede"
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("set_rate", {"rate": 5000}),
+        ("set_query_time", {"query_ms": 2000}),
+        ("set_db_limit", {"limit": 64}),
+        ("advance", {"ms": 60000}),
+        ("skip_to_expiry", {}),
+        ("fill_memory", {"mb": 1024}),
+    )
     words = AIRPORTS
     cost_model = CacheStampedeCost
     creation_cost = 400
@@ -162,9 +171,17 @@ class CacheStampedeLab(ClockedLab):
     def apply(self, name, args) -> list[dict]:
         events = super().apply(name, args)
         if name not in ("advance", "step", "pause"):
-            until = self.now_ms * 1_000 + READ_ON_MS * 1_000
-            self.readers_until_us = max(self.readers_until_us, until)
+            self._read_on(self.now_ms * 1_000 + READ_ON_MS * 1_000)
         return events
+
+    def _read_on(self, until_us: int) -> None:
+        """Readers go on reading until `until_us`. Readers that had stopped start
+        again now: the next one is drawn from now (the arrival drawn before they
+        stopped lies in the past, and reads never arrive in the past)."""
+        now = self.now_ms * 1_000
+        if self.next_read_us is not None and self.next_read_us < now:
+            self.next_read_us = self._gap(now)
+        self.readers_until_us = max(self.readers_until_us, until_us)
 
     def next_due_ms(self) -> int | None:
         due = [lane.next_due() for lane in self.lanes]
@@ -238,9 +255,7 @@ class CacheStampedeLab(ClockedLab):
             )
         # at most a lifetime (60 s) away: within what one `advance` may move
         target = -(-entry[2] // 1_000) - SKIP_LEAD_MS
-        self.readers_until_us = max(
-            self.readers_until_us, (target + READ_ON_MS) * 1_000
-        )
+        self._read_on((target + READ_ON_MS) * 1_000)
         events = self.run_until(target)
         return [
             {
