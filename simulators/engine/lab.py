@@ -32,6 +32,11 @@ class Lab:
     # translation: `hello` brings each socket their translation, so that a browser can
     # show the data in the page's language
     words: ClassVar[tuple[str, ...]] = ()
+    # steps that drive the lab through its heaviest actions to its largest state, each
+    # at the most its declaration allows: the server's tests of frame sizes, measured
+    # costs and a bystander's wait under attack run them (tests/simulators/
+    # test_stress.py checks every lab declares steps that apply and reach heavy work)
+    stress: ClassVar[tuple[tuple[str, dict], ...]] = ()
     # declared costs (simulators/engine/cost.py): of making the lab, of showing a
     # state (snapshot, metrics, digest), and of actions (the model)
     creation_cost: ClassVar[int] = 1_000

@@ -129,6 +129,14 @@ class GraphTraversalLab(Lab):
     slug = "graph-traversal"
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("set_graph", {"graph": "large"}),
+        ("set_grown", {"on": True}),
+        ("rank_closures", {}),
+        ("course_query", {"question": "within_three"}),
+        ("set_graph", {"graph": "services"}),
+        ("set_graph", {"graph": "routes"}),
+    )
     cost_model = GraphTraversalCost
     creation_cost = 150  # 100 µs as `make bench` measures it
     frame_cost = 3_000

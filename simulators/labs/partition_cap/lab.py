@@ -63,6 +63,13 @@ class PartitionCapLab(ClockedLab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("reset", {"servers": 5}),
+        ("book", {"server": "A", "passenger": "P0000001", "mode": "anyway"}),
+        ("split", {"group": "A,B"}),
+        ("book", {"server": "C", "passenger": "P0000002", "mode": "anyway"}),
+        ("advance", {"ms": 60000}),
+    )
     words = tuple(city for _id, city in SERVERS)
 
     def __init__(self, seed: int = 0, **options) -> None:

@@ -81,6 +81,16 @@ class QuorumLab(ClockedLab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("set_copies", {"copies": 5}),
+        ("run_trials", {"count": 5000}),
+        (
+            "skew_ladder",
+            {"node": "A", "ladder": "0,-1,-5,-20,-100,-1000", "count": 1000},
+        ),
+        ("write", {"w": "ALL", "coordinator": "A"}),
+        ("advance", {"ms": 60000}),
+    )
     # the history checker's verdicts come as English data: hello carries them translated
     words = EXPLANATIONS
     cost_model = QuorumCost

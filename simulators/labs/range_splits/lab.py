@@ -43,6 +43,12 @@ class RangeSplitsLab(Lab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("write", {"kind": "uniform", "count": 60000, "rate": 20000}),
+        ("write", {"kind": "timestamps", "count": 60000, "rate": 20000}),
+        ("add_shard", {}),
+        ("set_thresholds", {"max_keys": 100, "max_writes": 100}),
+    )
     cost_model = RangeSplitsCost
     creation_cost = 200  # two empty tables and the first frame: 45-90 µs measured
     frame_cost = 8_000

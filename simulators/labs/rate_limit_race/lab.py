@@ -87,6 +87,12 @@ class RateLimitRaceLab(Lab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("set_clients", {"count": 3}),
+        ("every_ordering", {}),
+        ("new_request", {"count": 200}),
+        ("run_all", {}),
+    )
     # outcomes the snapshot gives each client, and local checks give as replies
     words = (_("admitted"), _("refused"), _("pending"), _("crashed"))
     cost_model = RateLimitRaceCost

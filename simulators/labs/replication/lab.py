@@ -156,6 +156,14 @@ class ReplicationLab(ClockedLab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("set_replicas", {"replicas": 3}),
+        ("burst", {"count": 2000}),
+        ("advance", {"ms": 60000}),
+        ("burst", {"count": 2000}),
+        ("kill_primary", {}),
+        ("advance", {"ms": 60000}),
+    )
     # the history checker's verdicts come as English data: hello carries them translated
     words = EXPLANATIONS
     cost_model = ReplicationCost

@@ -66,6 +66,12 @@ class ScatterGatherLab(QueryPlans, Lab):
     options = OPTIONS
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("set_shards", {"count": 64}),
+        ("measure", {"count": 20000}),
+        ("query_scatter", {}),
+        ("board", {"airport": "LAX", "placement": "origin_time"}),
+    )
     cost_model = ScatterGatherCost
     creation_cost = 200
     frame_cost = 600

@@ -65,6 +65,11 @@ class TwoPhaseCommitLab(ClockedLab):
     slug = "two-phase-commit"
     actions = ACTIONS
     tour = TOUR
+    stress = (
+        ("start_bank", {}),
+        ("advance", {"ms": 60000}),
+        ("advance", {"ms": 60000}),
+    )
     cost_model = TwoPhaseCost
     # the bank checker's verdicts come as English data: hello carries them translated
     words = tuple(label for _id, label in NODES) + EXPLANATIONS
