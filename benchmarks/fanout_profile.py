@@ -94,30 +94,42 @@ def watch_collector() -> list[tuple[int, float, float]]:
     return pauses
 
 
-STEPS = ("handled", "locked", "thread", "committed", "resumed", "sent", "done")
+STEPS = ("handled", "queued", "thread", "committed", "applied", "sent", "done")
 _action: contextvars.ContextVar = contextvars.ContextVar("action", default=None)
 
 
 def trace_actions() -> list[list]:
     """Wrap the path of a host's action through this process; each action's times.
 
-    Per action (by ref): `handled` when the consumer took the message, `locked` when
-    `Room.submit` holds the room's lock (it asks `_cost` then), `thread` when
-    `_commit` started in its worker thread, `committed` when it returned (stored,
-    applied, frame encoded), `resumed` when the event loop went on with it, `sent`
-    when the broadcast loop ended (every send buffered: Twisted writes them when the
-    loop next polls), `done` when the consumer was done with the message (checkpoints
-    stored, the relay told). In (b), the other process's `Room.on_entry` is timed as
-    `relayed`, from the relay's message to its broadcast's end.
+    Per action (by ref): `handled` when the consumer took the message, `queued` when
+    `Room.submit` put it in the room's line, `thread` when the batch it is in started
+    in a lane's thread (`Room._apply_batch`), `committed` when the batch was appended
+    to the log (`Room._store_batch`, in the same thread), `applied` when that thread
+    was done, `sent` when its frames were broadcast (every send buffered:
+    Twisted writes them when the loop next polls) and the room's checkpoints stored,
+    `done` when the consumer was done with the message. In (b), the other process's
+    `Room.on_entry` is timed as `relayed`, from the relay's message to its broadcast's
+    end.
     """
     import playground.asgi  # noqa: F401  (sets Django up, as daphne would)
     from playground.consumers import LabConsumer
     from playground.rooms.room import Room
 
     steps: list[list] = []
-    handle, cost, commit = LabConsumer.handle, Room._cost, Room._commit
-    broadcast, on_entry = Room.broadcast, Room.on_entry
+    by_ref: dict[str, dict] = {}  # the marks of actions in a room's line, by ref
+    handle, submit, on_entry = LabConsumer.handle, Room.submit, Room.on_entry
+    apply_batch, store_batch, run_batch = (
+        Room._apply_batch,
+        Room._store_batch,
+        Room._run_batch,
+    )
     now = time.perf_counter
+
+    def mark(jobs, step: str) -> None:
+        for job in jobs:
+            marks = by_ref.get(job.ref or "")
+            if marks is not None:
+                marks[step] = now()
 
     async def traced_handle(self, text_data=None, bytes_data=None):
         marks = {"handled": now()}
@@ -126,48 +138,49 @@ def trace_actions() -> list[list]:
             return await handle(self, text_data, bytes_data)
         finally:
             _action.reset(token)
-            if "locked" in marks:
+            if "queued" in marks:
                 marks["done"] = now()
-                steps.append([marks.get("ref", "-"), *(marks.get(s, 0) for s in STEPS)])
+                by_ref.pop(marks["ref"], None)
+                steps.append([marks["ref"], *(marks.get(s, 0) for s in STEPS)])
 
-    def traced_cost(self, name, args):
-        marks = _action.get()  # submit asks for the cost once it holds the lock
-        if marks is not None:
-            marks["locked"] = now()
-        return cost(self, name, args)
-
-    def traced_commit(self, name, args, ref, actor):
-        marks = _action.get()  # to_thread copies the context: the same dict
-        if marks is not None:
-            marks["thread"], marks["ref"] = now(), ref or "-"
-        try:
-            return commit(self, name, args, ref, actor)
-        finally:
-            if marks is not None:
-                marks["committed"] = now()
-
-    async def traced_broadcast(self, text, *, hosts_only=False):
+    async def traced_submit(self, name, args, ref, member=None, tick=False):
         marks = _action.get()
-        if marks is not None and "thread" in marks and "resumed" not in marks:
-            marks["resumed"] = now()
-            await broadcast(self, text, hosts_only=hosts_only)
-            marks["sent"] = now()
-            return
-        await broadcast(self, text, hosts_only=hosts_only)
+        if marks is not None and ref:
+            marks["queued"], marks["ref"] = now(), ref
+            by_ref[ref] = marks
+        return await submit(self, name, args, ref, member, tick)
+
+    def traced_apply_batch(self, jobs, alone, last=None):
+        mark(jobs, "thread")
+        try:
+            return apply_batch(self, jobs, alone, last)
+        finally:
+            mark(jobs, "applied")
+
+    def traced_store_batch(self, batch):
+        try:
+            return store_batch(self, batch)
+        finally:
+            mark([job for job, *_ in batch.made], "committed")
+
+    async def traced_run_batch(self, jobs, units):
+        try:
+            return await run_batch(self, jobs, units)
+        finally:
+            mark(jobs, "sent")
 
     async def traced_on_entry(self, message):
         start = now()
-        token = _action.set({})
         try:
             await on_entry(self, message)
         finally:
-            _action.reset(token)
             steps.append(["relayed", message.get("ref") or "-", start, now()])
 
     LabConsumer.handle = traced_handle
-    Room._cost = traced_cost
-    Room._commit = traced_commit
-    Room.broadcast = traced_broadcast
+    Room.submit = traced_submit
+    Room._apply_batch = traced_apply_batch
+    Room._store_batch = traced_store_batch
+    Room._run_batch = traced_run_batch
     Room.on_entry = traced_on_entry
     return steps
 

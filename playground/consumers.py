@@ -41,7 +41,9 @@ from playground.protocol import (
     whole_number,
 )
 from playground.rooms import Room, encode, registry
-from playground.rooms.work import work
+from playground.rooms.door import remember as remember_code
+from playground.rooms.wire import send_text
+from playground.rooms.work import TooSlow, work
 from playground.store import secret_matches
 from simulators.engine.declaration import ActionError
 from simulators.labs import LABS
@@ -59,6 +61,12 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 4503  # the server could not open the room now; reconnect later
 log = logging.getLogger(__name__)
 MODES = (RoomRecord.HOST_DRIVES, RoomRecord.EVERYONE_DRIVES, RoomRecord.STUDENT_DRIVES)
+# how a student kept out of a class is closed (else 4503, come back later: a full class)
+ADMIT_CLOSES = {
+    "removed": CLOSE_FORBIDDEN,
+    "turned_away": CLOSE_FORBIDDEN,
+    "class_ended": 4410,
+}
 
 
 class LabConsumer(AsyncWebsocketConsumer):
@@ -194,10 +202,11 @@ class LabConsumer(AsyncWebsocketConsumer):
             if not self.name:  # unnamed: a name made up, in the student's language
                 self.name = gettext("Student %(id)s") % {"id": self.member_id[-3:]}
                 self.made_up_name = True
+            self.asked_name = "" if self.made_up_name else self.name
             try:
-                await room.classroom.admit(self)
+                await room.classroom.admit(self)  # the lobby, if the host approves
             except ActionError as error:
-                close = CLOSE_FORBIDDEN if error.code == "removed" else CLOSE_TRY_AGAIN
+                close = ADMIT_CLOSES.get(error.code, CLOSE_TRY_AGAIN)
                 await self.refuse(error.code, error.translated(gettext), close)
                 return
         if room.presence.watching() >= settings.PLAYGROUND_ROOM_MEMBER_CAP:
@@ -220,7 +229,7 @@ class LabConsumer(AsyncWebsocketConsumer):
         """
         async with room.lock:
             text = await asyncio.to_thread(room.hello, self, self.declaration_of(room))
-            await self.send(text_data=text)
+            await send_text(self, text)
             await self.join(room)
 
     def declaration_of(self, room: Room) -> dict:
@@ -251,7 +260,7 @@ class LabConsumer(AsyncWebsocketConsumer):
                 )
             )
             for text in missed:
-                await self.send(text_data=text)
+                await send_text(self, text)
             await self.join(room)
         return True
 
@@ -259,6 +268,8 @@ class LabConsumer(AsyncWebsocketConsumer):
         """Become a member of `room`."""
         self.room = room
         await registry.join(room, self)
+        if room.classroom is not None:  # in: counted as present from now on
+            room.classroom.arriving.pop(self.member_id, None)
 
     async def disconnect(self, code) -> None:
         """Leave the room; a room still being opened for this socket is not needed."""
@@ -273,6 +284,7 @@ class LabConsumer(AsyncWebsocketConsumer):
             await self.handle(text_data, bytes_data)
         elif len(self.early) < EARLY_MESSAGES:
             self.early.append((text_data, bytes_data))
+            await self.host_in_lobby(text_data, bytes_data)
         else:
             # dropped; said once a second with the count, as the inbox does
             self.early_dropped += 1
@@ -288,6 +300,22 @@ class LabConsumer(AsyncWebsocketConsumer):
                     )
                     % {"dropped": self.early_dropped},
                 )
+
+    async def host_in_lobby(self, text_data, bytes_data) -> None:
+        """A host whose page waits in the class's lobby (a new device while the host
+        approves joins) shows the secret: let them in; the claim itself is handled
+        with the other early messages, once in."""
+        room = getattr(self, "waiting_in", None)
+        if room is None:
+            return
+        try:
+            message = decode(text_data, bytes_data)
+        except ProtocolError:
+            return
+        if message.get("type") == "claim_host" and secret_matches(
+            message.get("secret"), room.classroom.host_secret_hash
+        ):
+            await room.classroom.approve([self.member_id])
 
     async def handle_early(self) -> None:
         """Handle the messages that came before the first room was open, in order
@@ -376,9 +404,13 @@ class LabConsumer(AsyncWebsocketConsumer):
                 "secret",
             )
         self.role = "host"
-        if self.made_up_name or not self.name:
-            self.name = gettext("Host")
-            self.made_up_name = True
+        # the name asked for (a host may take any, "Teacher" too), reserved from now on
+        asked = getattr(self, "asked_name", "")
+        self.made_up_name = not asked
+        self.name = await asyncio.to_thread(
+            store.claim_host, room.id, self.member_id, asked or gettext("Host")
+        )
+        await remember_code(self.address, room.classroom.join_code)
         await self.send(
             text_data=encode(
                 {
@@ -435,6 +467,8 @@ class LabConsumer(AsyncWebsocketConsumer):
             )
         new, secret = await self.copy_room(room, kind=RoomRecord.CLASS)
         self.classes_started += 1
+        # a class behind its teacher's network never waits in the door's line
+        await remember_code(self.address, new.classroom.join_code)
         await self.send(
             text_data=encode(
                 {
@@ -523,6 +557,95 @@ class LabConsumer(AsyncWebsocketConsumer):
             text_data=encode({"type": "removed", "ref": ref, "member": member})
         )
 
+    # -- who joins: the class's size, the lobby, a flood cleared (host only) -----------
+
+    async def on_door(self, message: dict, ref: str | None) -> None:
+        """The host sets the class's size and whether new members wait for approval."""
+        only(message, {"type", "ref", "size", "approval"})
+        self.must_host()
+        classroom = self.room.classroom
+        size = message.get("size", classroom.size())
+        most = settings.PLAYGROUND_ROOM_MEMBER_CAP
+        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= most:
+            raise ProtocolError(
+                "bad_size",
+                gettext("size must be a whole number from 1 to %(most)s")
+                % {"most": most},
+                "size",
+            )
+        approval = message.get("approval", classroom.door.approval)
+        if not isinstance(approval, bool):
+            raise ProtocolError(
+                "bad_approval", gettext("approval must be true or false"), "approval"
+            )
+        await classroom.set_door(size, approval)
+
+    async def on_approve(self, message: dict, ref: str | None) -> None:
+        """The host lets a waiting student in (`member`), or all who wait (`all`)."""
+        only(message, {"type", "ref", "member", "all"})
+        self.must_host()
+        if message.get("all") is True and "member" not in message:
+            members = None
+        elif "all" in message:
+            raise ProtocolError(
+                "bad_member",
+                gettext("give one member's id, or all: true, not both"),
+                "member",
+            )
+        else:
+            members = [self.member_field(message)]
+        ids = await self.room.classroom.approve(members)
+        await self.send(
+            text_data=encode({"type": "approved", "ref": ref, "members": ids})
+        )
+
+    async def on_turn_away(self, message: dict, ref: str | None) -> None:
+        """The host refuses a waiting student: that id cannot come back."""
+        only(message, {"type", "ref", "member"})
+        self.must_host()
+        member = self.member_field(message)
+        await self.room.classroom.turn_away(member)
+        await self.send(
+            text_data=encode({"type": "turned_away", "ref": ref, "member": member})
+        )
+
+    async def on_clear(self, message: dict, ref: str | None) -> None:
+        """The host removes every member who joined since question `question` opened,
+        or in the last `minutes`, with their answers (a flood, at once)."""
+        only(message, {"type", "ref", "question", "minutes"})
+        self.must_host()
+        question, minutes = message.get("question"), message.get("minutes")
+        whole = [v for v in (question, minutes) if v is not None]
+        most = settings.PLAYGROUND_CLASS_HOURS * 60
+        if (
+            len(whole) != 1
+            or not isinstance(whole[0], int)
+            or isinstance(whole[0], bool)
+            or whole[0] < 1
+            or (minutes is not None and minutes > most)
+        ):
+            raise ProtocolError(
+                "bad_since",
+                gettext(
+                    "give the question whose opening to clear since, or minutes "
+                    "from 1 to %(most)s (one of them)"
+                )
+                % {"most": most},
+                "minutes" if minutes is not None else "question",
+            )
+        ids = await self.room.classroom.clear_since(question=question, minutes=minutes)
+        await self.send(
+            text_data=encode({"type": "cleared", "ref": ref, "members": ids})
+        )
+
+    def member_field(self, message: dict) -> str:
+        member = message.get("member")
+        if not isinstance(member, str) or not plausible_member(member):
+            raise ProtocolError(
+                "bad_member", gettext("member must be a member's id"), "member"
+            )
+        return member
+
     async def on_answer(self, message: dict, ref: str | None) -> None:
         only(message, {"type", "ref", "question", "value"})
         number = message.get("question")
@@ -607,9 +730,19 @@ class LabConsumer(AsyncWebsocketConsumer):
             raise LinkError("wrong_lab", gettext_noop("this link is for another lab"))
         await registry.allow_room(self.address)  # before any work, even counting
         units = await asyncio.to_thread(check_cost, found, steps)
-        entries, history = await work.replay(
-            self.address, units, replay_link, found, seed, steps, cursor
-        )
+        try:
+            entries, history = await work.replay(
+                self.address, units, replay_link, found, seed, steps, cursor
+            )
+        except TooSlow as error:  # stopped by the meter: refused, not tried again
+            raise LinkError(
+                "link_stopped",
+                gettext_noop(
+                    "opening this link took more than %(seconds)s s of work, far more "
+                    "than it declared, and was stopped"
+                ),
+                **error.params,
+            ) from None
         room, _ = await registry.create(
             LABS[found], seed, entries=entries, history=history
         )
@@ -702,6 +835,10 @@ HANDLERS = {
     "answer": LabConsumer.on_answer,
     "reveal": LabConsumer.on_reveal,
     "remove_member": LabConsumer.on_remove_member,
+    "door": LabConsumer.on_door,
+    "approve": LabConsumer.on_approve,
+    "turn_away": LabConsumer.on_turn_away,
+    "clear": LabConsumer.on_clear,
     "get_link": LabConsumer.on_get_link,
     "open_link": LabConsumer.on_open_link,
 }

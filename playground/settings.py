@@ -207,16 +207,29 @@ PLAYGROUND_REPLAYS_QUEUED = env_int("PLAYGROUND_REPLAYS_QUEUED", 32)
 # heavy actions (a million keys) waiting for the heavy thread
 PLAYGROUND_HEAVY_PER_ADDRESS = env_int("PLAYGROUND_HEAVY_PER_ADDRESS", 8)
 PLAYGROUND_HEAVY_QUEUED = env_int("PLAYGROUND_HEAVY_QUEUED", 64)
+# the work meter (playground/meter.py): an action or a replay may use its declared cost
+# times this margin (at least the floor: small costs are noise-sized) of CPU time, and
+# is stopped past it, whatever it declared
+PLAYGROUND_WORK_MARGIN = float(os.environ.get("PLAYGROUND_WORK_MARGIN", "2"))
+PLAYGROUND_WORK_FLOOR_UNITS = env_int("PLAYGROUND_WORK_FLOOR_UNITS", 250_000)
+# the most work one action may declare: past it the action is refused before it runs
+# (a link's steps together: PLAYGROUND_LINK_BUDGET_UNITS)
+PLAYGROUND_ACTION_BUDGET_UNITS = env_int("PLAYGROUND_ACTION_BUDGET_UNITS", 6_000_000)
+# threads that apply ordinary actions (rooms/work.py, the light lane): few, so that
+# each gets a fair share of the GIL and a newcomer's action waits for few others
+PLAYGROUND_LIGHT_WORKERS = env_int("PLAYGROUND_LIGHT_WORKERS", 2)
+# a message longer than this many characters goes out in parts (rooms/wire.py): a
+# part, escaped, stays under daphne's 256 KiB (tests make it small)
+PLAYGROUND_PART_CHARS = env_int("PLAYGROUND_PART_CHARS", 100_000)
+# light actions waiting for a room are applied together, at most this many, and
+# appended to its log in one transaction
+PLAYGROUND_BATCH_ACTIONS = env_int("PLAYGROUND_BATCH_ACTIONS", 32)
 # rooms one address may make (pages opened, links, branches, classes), as `limits` rules
 PLAYGROUND_ROOMS_PER_ADDRESS = os.environ.get(
     "PLAYGROUND_ROOMS_PER_ADDRESS", "120/minute;1200/hour"
 )
 # private branches one member may keep of one class
 PLAYGROUND_BRANCHES_PER_MEMBER = env_int("PLAYGROUND_BRANCHES_PER_MEMBER", 20)
-# new members one address may add to one class: a class behind one address joins at once
-PLAYGROUND_NEW_MEMBERS_PER_ADDRESS = os.environ.get(
-    "PLAYGROUND_NEW_MEMBERS_PER_ADDRESS", "60/minute;150/hour"
-)
 # how long a private room stays in memory after its last socket left (a class room:
 # PLAYGROUND_ROOM_IDLE_SECONDS); its log stays stored, and the next visitor rebuilds it
 PLAYGROUND_PRIVATE_IDLE_SECONDS = env_int("PLAYGROUND_PRIVATE_IDLE_SECONDS", 60)
@@ -231,7 +244,52 @@ PLAYGROUND_JOIN_WRONG_PER_ADDRESS = os.environ.get(
 PLAYGROUND_JOIN_WRONG_TOTAL = os.environ.get(
     "PLAYGROUND_JOIN_WRONG_TOTAL", "600/minute"
 )
-PLAYGROUND_JOIN_MAX_WAITING = env_int("PLAYGROUND_JOIN_MAX_WAITING", 64)
 PLAYGROUND_JOIN_SLOW_SECONDS = float(
     os.environ.get("PLAYGROUND_JOIN_SLOW_SECONDS", "1")
 )
+# -- who gets into a class (playground/rooms/door.py, playground/rooms/classes.py) --
+# lookups parked in one slowed address's line, and in all lines of a process: a parked
+# lookup is a coroutine (about 2 KB), so a script cannot fill a line to lock a class out
+PLAYGROUND_JOIN_MAX_WAITING = env_int("PLAYGROUND_JOIN_MAX_WAITING", 2000)
+PLAYGROUND_JOIN_MAX_WAITING_TOTAL = env_int("PLAYGROUND_JOIN_MAX_WAITING_TOTAL", 20000)
+# a class's size (members present at once) until its host sets another, up to
+# PLAYGROUND_ROOM_MEMBER_CAP; a join while the class is under its size is never refused
+PLAYGROUND_CLASS_SIZE = env_int("PLAYGROUND_CLASS_SIZE", 100)
+# students one class's lobby holds waiting for the host at once
+PLAYGROUND_LOBBY_CAP = env_int("PLAYGROUND_LOBBY_CAP", 200)
+
+# -- what one process takes at once, and HTTP hardening (issue 29) --------------------
+# (docs/architecture.md, "Limits and abuse"; playground/capacity.py)
+# websockets one process serves at once: past it a new one is told `server_full` and
+# closed with 4503, and its page tries again later (about 50 KB a socket, and its room)
+PLAYGROUND_MAX_SOCKETS = env_int("PLAYGROUND_MAX_SOCKETS", 5000)
+# rooms one process holds in memory: past it, rooms nobody is in leave first; when
+# every one has someone in it, a new room is refused the same way (`server_full`)
+PLAYGROUND_MAX_ROOMS = env_int("PLAYGROUND_MAX_ROOMS", 5000)
+# a private room whose log has not grown for this long lets its lab go, and takes it
+# back from its stored log and checkpoints on the next message (a tab left open);
+# 0: never (playground/rooms/memory.py)
+PLAYGROUND_PRIVATE_REST_SECONDS = env_int("PLAYGROUND_PRIVATE_REST_SECONDS", 600)
+# the frames one room keeps for resuming reconnects, in bytes (and 256 frames at most)
+PLAYGROUND_FRAME_BUFFER_BYTES = env_int("PLAYGROUND_FRAME_BUFFER_BYTES", 512 * 1024)
+# seconds a client has, from connecting (or from a request's first line on a kept-alive
+# connection), to send a request's line and headers; then it is disconnected
+# (playground/httpdeadline.py: half-sent requests held open in thousands)
+PLAYGROUND_HEADER_SECONDS = float(os.environ.get("PLAYGROUND_HEADER_SECONDS", "10"))
+# Strict-Transport-Security on every response to a request that came over HTTPS
+# (0: none): daphne serving TLS itself, or behind a TLS-terminating proxy either
+# daphne --proxy-headers or PLAYGROUND_TRUSTED_PROXY=true, so that the proxy's
+# `X-Forwarded-Proto: https` says the request was HTTPS. Only where that proxy sets (or
+# strips) the header itself: otherwise any client could claim HTTPS.
+SECURE_HSTS_SECONDS = env_int("PLAYGROUND_HSTS_SECONDS", 365 * 24 * 3600)
+PLAYGROUND_TRUSTED_PROXY = env_flag("PLAYGROUND_TRUSTED_PROXY", False)
+if PLAYGROUND_TRUSTED_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# every form POST carries Django's CSRF token (the join form); one without it gets a
+# 403 page of the site's own, in the visitor's language
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.common.CommonMiddleware") + 1,
+    "django.middleware.csrf.CsrfViewMiddleware",
+)
+CSRF_FAILURE_VIEW = "playground.csrf.failure"
+CSRF_COOKIE_SAMESITE = "Lax"

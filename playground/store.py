@@ -1,4 +1,4 @@
-"""The database side of rooms: create, load, append under the room's lock, branch.
+"""The database side of rooms: create, load, append to the log, branch.
 
 Everything here is synchronous Django ORM code; rooms call it from a worker thread
 (`asyncio.to_thread`), never on the event loop.
@@ -8,7 +8,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 from collections.abc import Iterable
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +19,7 @@ from django.db import IntegrityError, close_old_connections, connection, transac
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from playground import names
 from playground.checkpoints import KEY_BYTES, code_version
 from playground.history import Entry
 from playground.models import (
@@ -44,6 +47,43 @@ def secret_matches(secret: str, stored_hash: str) -> bool:
     if not stored_hash or not isinstance(secret, str) or len(secret) > 200:
         return False
     return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+class WriteGate:
+    """One writer at a time in this process when the database is SQLite, appends first.
+
+    SQLite has one write lock for the whole database, and a writer that finds it taken
+    sleeps and tries again, longer each time (1, 2, 5, 10, … 100 ms): with ten rooms
+    storing half-megabyte checkpoints, a newcomer's append of one row slept for half a
+    second. Writers of this process wait here instead, woken as soon as the one before
+    is done, and an append of actions (`urgent`) goes before every waiting checkpoint.
+    PostgreSQL locks rows, not the database: there the gate lets everyone through."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._busy = False
+        self._urgent = 0
+
+    @contextmanager
+    def hold(self, urgent: bool):
+        if connection.vendor != "sqlite":
+            yield
+            return
+        with self._changed:
+            self._urgent += urgent
+            while self._busy or (not urgent and self._urgent):
+                self._changed.wait()
+            self._urgent -= urgent
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._busy = False
+                self._changed.notify_all()
+
+
+gate = WriteGate()
 
 
 def fresh() -> None:
@@ -153,7 +193,7 @@ def save_checkpoint(
     needs that the room did not have yet (both are kept once: a second copy, from
     another process, is ignored)."""
     fresh()
-    with transaction.atomic():
+    with gate.hold(urgent=False), transaction.atomic():
         CheckpointPart.objects.bulk_create(
             (
                 CheckpointPart(room_id=room_id, key=key, data=part)
@@ -243,12 +283,21 @@ def set_tour(room_id: str, step: str) -> int:
         return record.tour_version
 
 
-def ask(room_id: str, text: str, kind: str, choices: list, at_seq: int) -> Question:
-    """Store the host's next question."""
+def ask(
+    room_id: str,
+    text: str,
+    kind: str,
+    choices: list,
+    at_seq: int,
+    voters: Iterable[str] = (),
+) -> Question:
+    """Store the host's next question; `voters` are the members in the class now,
+    the ones who may answer it (with any the host approves later)."""
     fresh()
     with transaction.atomic():
         RoomRecord.objects.select_for_update().get(pk=room_id)
         last = Question.objects.filter(room_id=room_id).order_by("-number").first()
+        newest = Member.objects.filter(room_id=room_id).order_by("-pk").first()
         return Question.objects.create(
             room_id=room_id,
             number=(last.number + 1) if last else 1,
@@ -256,17 +305,29 @@ def ask(room_id: str, text: str, kind: str, choices: list, at_seq: int) -> Quest
             kind=kind,
             choices=choices,
             asked_at_seq=at_seq,
+            voters=sorted(set(voters)),
+            members_before=newest.pk if newest else 0,
         )
+
+
+class NotAVoter(Exception):
+    """This member was not in the class when the question opened (nor approved)."""
 
 
 def answer(room_id: str, number: int, member: str, value) -> int | None:
     """Store (or replace) one member's answer; how many have answered (None: the
-    host removed this member, and nothing was stored)."""
+    host removed this member, and nothing was stored). NotAVoter when the member was
+    not in the class when the question opened and the host did not approve them."""
     fresh()
     with transaction.atomic():
-        if Member.objects.filter(room_id=room_id, member=member, removed=True).exists():
+        row = Member.objects.filter(room_id=room_id, member=member).first()
+        if row is not None and row.state != Member.MEMBER:
             return None
         question = Question.objects.get(room_id=room_id, number=number)
+        legacy = not question.voters and not question.members_before
+        approved = row is not None and (row.approved or row.host)
+        if not legacy and member not in question.voters and not approved:
+            raise NotAVoter()
         Answer.objects.update_or_create(
             question=question, member=member, defaults={"value": value}
         )
@@ -288,45 +349,39 @@ def questions(room_id: str) -> list[Question]:
     return list(Question.objects.filter(room_id=room_id).order_by("number"))
 
 
-class Appender:
-    """Append one action to a room's log while holding the room's row lock.
+class Conflict(Exception):
+    """The log moved on: another process appended after the seq an append expected."""
 
-    Used as a context manager around applying the action to this process's replica:
-    entering locks the room and reads, into `missed`, the entries other processes
-    appended since `seq` (apply them first); `insert` writes the new entry; leaving
-    commits, or rolls back if the block raised (a refused action leaves the log as it
-    was).
+
+def append(room_id: str, entries: list[Entry], after: int) -> None:
+    """Append applied actions to a room's log: one INSERT, its own transaction.
+
+    `after` is the last seq the appender's replica has, and the entries follow it.
+    The log has every seq from 1, and `(room, seq)` is unique: if anything is in the
+    log past `after` (another process appended first: this replica applied the
+    entries to a stale state), or the room is gone, the insert fails whole, and
+    Conflict is raised. One statement, so the database holds its lock (SQLite's
+    write lock, PostgreSQL's index entries) for that long only, never while a lab
+    works: rooms apply first and append after (playground/rooms/room.py).
     """
-
-    def __init__(self, room_id: str, seq: int) -> None:
-        self.room_id = room_id
-        self.seq = seq
-        self.missed: list[Entry] = []
-        self._atomic = transaction.atomic()
-
-    def __enter__(self) -> "Appender":
-        fresh()
-        self._atomic.__enter__()
-        try:
-            RoomRecord.objects.select_for_update().only("id").get(pk=self.room_id)
-            self.missed = entries_after(self.room_id, self.seq)
-            return self
-        except BaseException as error:
-            self._atomic.__exit__(type(error), error, error.__traceback__)
-            raise
-
-    def insert(self, entry: Entry) -> None:
-        LogRecord.objects.create(
-            room_id=self.room_id,
-            seq=entry.seq,
-            name=entry.name,
-            args=entry.args,
-            actor=entry.actor,
-            ref=entry.ref,
-        )
-
-    def __exit__(self, kind, error, traceback) -> bool:
-        return bool(self._atomic.__exit__(kind, error, traceback))
+    if entries[0].seq != after + 1:
+        raise ValueError(f"entry {entries[0].seq} does not follow {after}")
+    fresh()
+    try:
+        with gate.hold(urgent=True):
+            LogRecord.objects.bulk_create(
+                LogRecord(
+                    room_id=room_id,
+                    seq=entry.seq,
+                    name=entry.name,
+                    args=entry.args,
+                    actor=entry.actor,
+                    ref=entry.ref,
+                )
+                for entry in entries
+            )
+    except IntegrityError as error:
+        raise Conflict(room_id) from error
 
 
 # -- what a room's limits and clean-up need -------------------------------------------
@@ -345,43 +400,45 @@ def branches_of(parent: str, creator: str) -> int:
 
 
 def member_status(room_id: str, member: str) -> str:
-    """ "new", "known" or "removed": whether this member joined the class before."""
+    """ "new", "known", "waiting" or "removed": whether this member joined the class
+    before (turned away from the lobby counts as removed)."""
     fresh()
     row = Member.objects.filter(room_id=room_id, member=member).first()
     if row is None:
         return "new"
-    return "removed" if row.removed else "known"
-
-
-def add_member(room_id: str, member: str, name: str) -> None:
-    """Record a member who joined a class (a second join changes nothing)."""
-    fresh()
-    Member.objects.get_or_create(
-        room_id=room_id, member=member, defaults={"name": name[:60]}
-    )
+    if row.state in (Member.REMOVED, Member.TURNED_AWAY):
+        return "removed"
+    return "known" if row.state == Member.MEMBER else "waiting"
 
 
 def remove_member(room_id: str, member: str) -> dict[int, int] | None:
     """Mark a member removed and delete their answers; the answer count of each
-    question they had answered, after (None: nobody by that id joined the class)."""
+    question they had answered, after (None: nobody by that id joined the class).
+    New members from their address wait in the lobby from now on."""
     fresh()
     with transaction.atomic():
-        if not Member.objects.filter(room_id=room_id, member=member).update(
-            removed=True
-        ):
-            return None
-        answered = list(
-            Answer.objects.filter(question__room_id=room_id, member=member).values_list(
-                "question__number", flat=True
-            )
+        updated = (
+            Member.objects.filter(room_id=room_id, member=member)
+            .exclude(state=Member.TURNED_AWAY)
+            .update(state=Member.REMOVED)
         )
-        Answer.objects.filter(question__room_id=room_id, member=member).delete()
-        return {
-            number: Answer.objects.filter(
-                question__room_id=room_id, question__number=number
-            ).count()
-            for number in answered
-        }
+        if not updated:
+            return None
+        return _delete_answers(room_id, [member])
+
+
+def _delete_answers(room_id: str, members: list[str]) -> dict[int, int]:
+    """Delete these members' answers; the count of each question they had answered,
+    after."""
+    theirs = Answer.objects.filter(question__room_id=room_id, member__in=members)
+    answered = set(theirs.values_list("question__number", flat=True))
+    theirs.delete()
+    return {
+        number: Answer.objects.filter(
+            question__room_id=room_id, question__number=number
+        ).count()
+        for number in sorted(answered)
+    }
 
 
 def prune(keep_days: int) -> dict[str, int]:
@@ -402,3 +459,195 @@ def prune(keep_days: int) -> dict[str, int]:
         ids = (stale + ended)[chunk : chunk + 500]
         RoomRecord.objects.filter(id__in=ids).delete()
     return {"private": len(stale), "class": len(ended)}
+
+
+# -- a class's door: who joins, the lobby, names, a flood cleared ---------------------
+# (playground/rooms/classes.py decides; these store it, each under the class's row lock
+# where two joins at once could otherwise take one name)
+
+
+def address_key(address: str) -> str:
+    """How an address is stored with a member: a keyed hash, never the address."""
+    key = settings.SECRET_KEY.encode("utf-8")
+    return hmac.new(key, address.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _taken_names(room_id: str, member: str) -> tuple[set[str], set[str]]:
+    """The folded names others in the class (or its lobby) hold, and the hosts'."""
+    rows = Member.objects.filter(
+        room_id=room_id, state__in=(Member.MEMBER, Member.WAITING)
+    ).exclude(member=member)
+    taken, hosts = set(), set()
+    for name, host in rows.values_list("name", "host"):
+        taken.add(names.fold(name))
+        if host:
+            hosts.add(names.fold(name))
+    return taken, hosts
+
+
+def free_name(room_id: str, member: str, wanted: str, fallback: str) -> str:
+    """`wanted`, made unique in the class; `fallback` (made unique) when it is a host's
+    or the word for one (only a host may use those)."""
+    taken, hosts = _taken_names(room_id, member)
+    if not wanted or names.is_reserved(wanted) or names.fold(wanted) in hosts:
+        wanted = fallback
+    return names.unique(wanted, taken)
+
+
+def name_problem(room_id: str, name: str, member: str = "") -> str:
+    """ "taken", "reserved" or "": whether a student may join the class as `name`
+    (`member`, when known, may keep their own)."""
+    fresh()
+    taken, hosts = _taken_names(room_id, member)
+    if names.is_reserved(name) or names.fold(name) in hosts:
+        return "reserved"
+    return "taken" if names.fold(name) in taken else ""
+
+
+def join_class(
+    room_id: str,
+    member: str,
+    wanted: str,
+    fallback: str,
+    address: str,
+    lobby: bool,
+    full: bool,
+) -> tuple[str, str, bool]:
+    """Let a student in, or into the lobby: (state, name, flagged).
+
+    A member the class knows comes back as they were (removed or turned away stay
+    so); a new one is a member, or waits in the lobby when `lobby` (the host approves
+    joins) or when someone the host removed joined from the same address (`flagged`);
+    a new one who would be neither while the class is `full` gets the state "full",
+    and nothing is stored. The name is `wanted` made unique (`free_name`).
+    """
+    fresh()
+    with transaction.atomic():
+        RoomRecord.objects.select_for_update().only("id").get(pk=room_id)
+        row = Member.objects.filter(room_id=room_id, member=member).first()
+        if row is not None and row.state in (Member.REMOVED, Member.TURNED_AWAY):
+            return row.state, row.name, False
+        name = free_name(room_id, member, wanted, fallback)
+        if row is not None:
+            if row.name != name:
+                row.name = name
+                row.save(update_fields=["name"])
+            return row.state, name, False
+        key = address_key(address)
+        flagged = Member.objects.filter(
+            room_id=room_id, state=Member.REMOVED, address=key
+        ).exists()
+        state = Member.WAITING if (lobby or flagged) else Member.MEMBER
+        if full and state == Member.MEMBER:
+            return "full", name, False
+        Member.objects.create(
+            room_id=room_id, member=member, name=name, state=state, address=key
+        )
+        return state, name, flagged
+
+
+def claim_host(room_id: str, member: str, name: str) -> str:
+    """Mark a member as a host of the class: their name (any, the words for host
+    included) is reserved from now on; returns it, made unique among the hosts."""
+    fresh()
+    with transaction.atomic():
+        RoomRecord.objects.select_for_update().only("id").get(pk=room_id)
+        _, hosts = _taken_names(room_id, member)
+        name = names.unique(name, hosts)
+        Member.objects.update_or_create(
+            room_id=room_id,
+            member=member,
+            defaults={"name": name, "host": True, "state": Member.MEMBER},
+        )
+        return name
+
+
+def lobby(room_id: str) -> list[dict]:
+    """Who waits in the class's lobby, first come first."""
+    fresh()
+    rows = Member.objects.filter(room_id=room_id, state=Member.WAITING).order_by("pk")
+    removed = set(
+        Member.objects.filter(room_id=room_id, state=Member.REMOVED).values_list(
+            "address", flat=True
+        )
+    )
+    return [
+        {
+            "id": row.member,
+            "name": row.name,
+            "since": row.joined_at.isoformat(),
+            "flagged": row.address in removed,
+        }
+        for row in rows
+    ]
+
+
+def approve(room_id: str, members: list[str] | None) -> list[str]:
+    """Let these waiting members in (None: everyone waiting); the ids let in."""
+    fresh()
+    with transaction.atomic():
+        rows = Member.objects.select_for_update().filter(
+            room_id=room_id, state=Member.WAITING
+        )
+        if members is not None:
+            rows = rows.filter(member__in=members)
+        ids = list(rows.values_list("member", flat=True))
+        Member.objects.filter(room_id=room_id, member__in=ids).update(
+            state=Member.MEMBER, approved=True
+        )
+        return ids
+
+
+def turn_away(room_id: str, member: str) -> bool:
+    """Refuse a waiting member for good (False: nobody by that id waits)."""
+    fresh()
+    return bool(
+        Member.objects.filter(
+            room_id=room_id, member=member, state=Member.WAITING
+        ).update(state=Member.TURNED_AWAY)
+    )
+
+
+def leave_lobby(room_id: str, member: str) -> None:
+    """A waiting member went away before the host answered: forget them."""
+    fresh()
+    Member.objects.filter(room_id=room_id, member=member, state=Member.WAITING).delete()
+
+
+def set_door(room_id: str, size: int, approval: bool) -> int:
+    """Store a class's size and whether joins wait for approval; returns the version
+    (the later version wins)."""
+    fresh()
+    with transaction.atomic():
+        record = RoomRecord.objects.select_for_update().get(pk=room_id)
+        record.class_size, record.approval = size, approval
+        record.door_version += 1
+        record.save(update_fields=["class_size", "approval", "door_version"])
+        return record.door_version
+
+
+def clear_since(
+    room_id: str, *, question: int | None = None, since=None
+) -> tuple[list[str], dict[int, int]]:
+    """Remove every member who joined after question `question` opened, or at or
+    after the moment `since`, with their answers: the ids removed, and the answer
+    count of each question they had answered, after. Hosts, and members the host let
+    in from the lobby, stay. Their addresses go to the lobby, as a removal's do."""
+    fresh()
+    with transaction.atomic():
+        RoomRecord.objects.select_for_update().only("id").get(pk=room_id)
+        rows = Member.objects.filter(
+            room_id=room_id, state=Member.MEMBER, host=False, approved=False
+        )
+        if question is not None:
+            opened = Question.objects.get(room_id=room_id, number=question)
+            rows = rows.filter(pk__gt=opened.members_before)
+        else:
+            rows = rows.filter(joined_at__gte=since)
+        ids = list(rows.values_list("member", flat=True))
+        if not ids:
+            return [], {}
+        Member.objects.filter(room_id=room_id, member__in=ids).update(
+            state=Member.REMOVED
+        )
+        return ids, _delete_answers(room_id, ids)

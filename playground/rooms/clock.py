@@ -9,9 +9,7 @@ over within `LEASE_MS` if the holder dies.
 import asyncio
 import logging
 
-from django.conf import settings
-
-from playground.rooms.relay import PROCESS_ID, multi_process
+from playground.rooms.relay import PROCESS_ID, multi_process, redis_client
 from simulators.engine.clocked import MAX_ADVANCE_MS
 
 TICK_SECONDS = 0.1  # how often a playing room turns real time into `advance`
@@ -96,18 +94,14 @@ class Leases:
     """
 
     def __init__(self) -> None:
-        self._redis = None
         self._script = None
 
     async def hold(self, room_id: str) -> bool:
         """Whether this process may tick `room_id` now (renewing its lease)."""
         if not multi_process():
             return True
-        if self._redis is None:
-            import redis.asyncio as redis
-
-            self._redis = redis.from_url(settings.REDIS_URL)
-            self._script = self._redis.register_script(self.SCRIPT)
+        if self._script is None:
+            self._script = redis_client().register_script(self.SCRIPT)
         try:
             held = await self._script(
                 keys=[f"playground:clock:{room_id}"], args=[PROCESS_ID, LEASE_MS]

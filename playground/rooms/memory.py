@@ -27,8 +27,8 @@ is its room's, and three things in a room grow without need:
   Python's small-object allocator freed stays in its 1 MiB arenas while any object
   lives in each (docs/architecture.md, "What one process takes at once").
 
-The room's lock and frame buffer are put in place by the registry when it takes a room
-(`keep`), so room.py needs no change: every use of a room's history is under its lock.
+A room's lock is a `WakingLock` and its frames a `FrameBuffer` (rooms/room.py): every
+use of a room's history is under its lock.
 """
 
 import asyncio
@@ -136,16 +136,7 @@ class WakingLock:
 
 
 def keep(room) -> None:
-    """Fit a room the registry now holds with a frame buffer bounded in bytes and a
-    lock that wakes it (a room made elsewhere, in a test, keeps what it has)."""
-    if type(room.frames) is deque:
-        room.frames = FrameBuffer(
-            room.frames,
-            room.frames.maxlen,
-            settings.PLAYGROUND_FRAME_BUFFER_BYTES,
-        )
-    if type(room.lock) is asyncio.Lock and not room.lock.locked():
-        room.lock = WakingLock(room)
+    """A room the registry now holds is looked over from now on."""
     upkeep.start()
 
 
@@ -173,7 +164,6 @@ def rest(room) -> bool:
     if (
         room.is_class
         or room.clock.ticker is not None
-        or not isinstance(room.lock, WakingLock)
         or room.too_big  # no stored checkpoint: it would load by replaying everything
         or not _let_go(room)
     ):
@@ -187,25 +177,13 @@ def release(room) -> None:
     once: they are freed as the last reference goes, not when a full collection next
     finds the room's cycles (room, clock, presence, relay). Should a socket still join
     it (one that loaded it just before), its lock wakes it."""
-    if isinstance(room.lock, WakingLock):
-        _let_go(room)
+    _let_go(room)
 
 
 def _let_go(room) -> bool:
-    """Drop what a room can load again from the database, unless something is using it
-    now (its lock held, actions waiting, checkpoints not yet stored)."""
-    if (
-        resting(room)
-        or room.lock.locked()
-        or getattr(room, "waiting", None)
-        or room.history.unstored
-    ):
+    """Drop what a room can load again from the database (`Room.let_go`)."""
+    if not room.let_go():
         return False
-    room.history = RESTING
-    room.log = []
-    room.frames.clear()
-    room._last_snapshot = None
-    room.stored_parts = set()
     reclaim.released()
     return True
 

@@ -24,6 +24,19 @@ def multi_process() -> bool:
     return bool(settings.REDIS_URL)
 
 
+_redis: dict = {}
+
+
+def redis_client():
+    """This process's asyncio Redis client (multi-process mode), made when first used:
+    the clock leases and the rooms' writer locks share it."""
+    if "client" not in _redis:
+        import redis.asyncio as redis
+
+        _redis["client"] = redis.from_url(settings.REDIS_URL)
+    return _redis["client"]
+
+
 class Relay:
     """One room's link to its replicas in other processes."""
 

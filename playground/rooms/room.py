@@ -1,23 +1,32 @@
 """A room's lab replica and its ordered action log.
 
 Every accepted action gets the room's next sequence number and is stored, applied and
-broadcast in that order. The database assigns the order (`playground.store.Appender`:
-the room's row is locked while the next entry is written), so any number of processes
-can serve one room: each holds a replica of the lab and applies the log in sequence.
-With `REDIS_URL` set, each new entry also crosses the channel layer to the other
-processes (`playground.rooms.relay`); a process that sees a gap reads the missing
-entries from the database.
+broadcast in that order. A room applies an action to its replica in memory first, under
+the work meter (playground/meter.py), makes its frame, and only then appends it to the
+stored log, in a short transaction (`playground.store.append`): no database lock is held
+while a lab works, so one room's heavy action never holds up another room's. Actions
+that wait for the room meanwhile are applied together and appended in one transaction.
+
+Any number of processes can serve one room: each holds a replica of the lab and applies
+the log in sequence. With `REDIS_URL` set, a process takes the room's writer lock in
+Redis before it applies (playground/rooms/writer.py), reads what others appended since,
+and each new entry also crosses the channel layer to the other processes
+(`playground.rooms.relay`); a process that sees a gap reads the missing entries from the
+database. An append that finds the log moved on stores nothing, and the replica is
+rebuilt from the log.
 
 A frame is encoded once and sent as text to every member in this process. Labs run in a
-worker thread, one action at a time per room, so a heavy action (a million keys) never
-blocks the event loop. A frame is sent only after its entry is committed: nothing
-acknowledged is ever lost, and a room that leaves memory (idle, or a killed process)
-comes back from its log, to the same digest.
+worker thread, so a heavy action (a million keys) never blocks the event loop. A frame
+is sent only after its entry is committed: nothing acknowledged is ever lost, and a
+room that leaves memory (idle, or a killed process) comes back from its log, to the
+same digest.
 """
 
 import asyncio
 import logging
 from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -33,13 +42,17 @@ from playground.history import (
     replay_work,
     replayed,
 )
+from playground.links import seconds_of
+from playground.meter import WorkExceeded, meter
 from playground.models import RoomRecord
+from playground.rooms import memory
 from playground.rooms.classes import Classroom
 from playground.rooms.clock import RoomClock
 from playground.rooms.presence import Presence
-from playground.rooms.relay import Relay
-from playground.rooms.wire import encode, send_quietly
-from playground.rooms.work import work
+from playground.rooms.relay import Relay, multi_process
+from playground.rooms.wire import MAX_MESSAGE_CHARS, encode, send_quietly
+from playground.rooms.work import allowed, work
+from playground.rooms.writer import writing
 from playground.store import Entry
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
@@ -53,8 +66,70 @@ FRAME_BUFFER = 256  # frames kept for resuming reconnects
 log = logging.getLogger(__name__)
 
 
-class Broken(Exception):
-    """Applying an action failed for a reason other than the lab's refusal."""
+@dataclass(eq=False)
+class Job:
+    """An action waiting for its room, and the future its sender awaits."""
+
+    name: Any
+    args: Any
+    ref: str | None
+    actor: str
+    address: str
+    future: asyncio.Future
+
+
+@dataclass
+class Batch:
+    """What applying waiting actions came to (Room._apply_batch)."""
+
+    texts: list[str] = field(default_factory=list)  # frames to send, in order
+    # applied and framed, not yet stored: (job, entry, frame, snapshot)
+    made: list[tuple[Job, Entry, str, dict]] = field(default_factory=list)
+    done: list[tuple[Job, Entry]] = field(default_factory=list)  # stored
+    refused: list[tuple[Job, ActionError]] = field(default_factory=list)
+    waiting: list[Job] = field(default_factory=list)  # not reached: in a later batch
+    # the action that left the replica half changed, and what its sender is told
+    # (None: told already); the replica is rebuilt from the log
+    broken: tuple[Job, ActionError | None] | None = None
+
+
+def stopped_error(units: int) -> ActionError:
+    return ActionError(
+        "too_slow",
+        gettext_noop(
+            "that action took more than %(seconds)s s of work, far more than it "
+            "declared, and was stopped; nothing changed"
+        ),
+        seconds=seconds_of(units),
+    )
+
+
+def too_large_error(chars: int) -> ActionError:
+    return ActionError(
+        "too_large",
+        gettext_noop(
+            "that would make the lab's state too large to send (%(size)s MB; at most "
+            "%(most)s MB): nothing changed"
+        ),
+        size=f"{chars / 1e6:,.1f}",
+        most=f"{MAX_MESSAGE_CHARS / 1e6:,.1f}",
+    )
+
+
+def internal_error() -> ActionError:
+    return ActionError(
+        "internal_error",
+        gettext_noop("the lab could not apply that action; nothing changed"),
+    )
+
+
+def try_again_error() -> ActionError:
+    return ActionError(
+        "try_again",
+        gettext_noop(
+            "the server could not store that just now; nothing changed, try again"
+        ),
+    )
 
 
 class Room:
@@ -82,9 +157,15 @@ class Room:
         )
         self.log: list[Entry] = list(entries)
         self.seq = self.log[-1].seq if self.log else 0
-        self.frames: deque[tuple[int, str]] = deque(maxlen=FRAME_BUFFER)
+        self.frames = memory.FrameBuffer(
+            maxlen=FRAME_BUFFER, most_bytes=settings.PLAYGROUND_FRAME_BUFFER_BYTES
+        )
         self.members: set = set()
-        self.lock = asyncio.Lock()
+        # whoever holds it finds the room awake: a private room left unused rests
+        # (its history leaves memory) and wakes from the store (rooms/memory.py)
+        self.lock = memory.WakingLock(self)
+        self.waiting: deque[Job] = deque()  # actions sent, not yet applied
+        self.drainer: asyncio.Task | None = None
         self.evict_handle: asyncio.TimerHandle | None = None
         self.clock = RoomClock(self)
         self.presence = Presence(self)
@@ -127,11 +208,19 @@ class Room:
         return events
 
     def _frame(self, entry: Entry, events: list[dict]) -> str:
+        """The frame of an entry already logged, kept for resuming members."""
+        text, snapshot = self._make_frame(entry, events, self._last_snapshot)
+        self._keep_frame(entry.seq, text, snapshot)
+        return text
+
+    def _make_frame(
+        self, entry: Entry, events: list[dict], before: dict | None
+    ) -> tuple[str, dict]:
+        """The frame of `entry`, patched against `before` (the snapshot every member
+        holds now), and the snapshot it carries."""
         snapshot = self.lab.snapshot()
         if settings.PLAYGROUND_FRAME_PATCHES:
-            # the snapshot of the frame before is what every member holds now
-            body = frame_body(self._last_snapshot, snapshot, encode(snapshot))
-            self._last_snapshot = snapshot
+            body = frame_body(before, snapshot, encode(snapshot))
         else:
             body = {"snapshot": snapshot}
         text = encode(
@@ -149,8 +238,12 @@ class Room:
                 "digest": self.lab.digest(),
             }
         )
-        self.frames.append((entry.seq, text))
-        return text
+        return text, snapshot
+
+    def _keep_frame(self, seq: int, text: str, snapshot: dict) -> None:
+        if settings.PLAYGROUND_FRAME_PATCHES:
+            self._last_snapshot = snapshot
+        self.frames.append((seq, text))
 
     def _catch_up(self, entries: list[Entry]) -> list[str]:
         """Apply entries other processes logged; their frames, for our members."""
@@ -161,31 +254,96 @@ class Room:
             texts.append(self._frame(entry, self._apply_entry(entry)))
         return texts
 
-    def _commit(self, name, args, ref, actor: str) -> tuple[list[str], Entry]:
-        """Store and apply one action (worker thread); the frames to send, in order.
+    def _apply_batch(
+        self, jobs: list["Job"], alone: bool, last: int | None = None
+    ) -> "Batch":
+        """Apply what other processes logged since, then the waiting actions, in
+        memory, then append them to the log in one short transaction (a lane's thread,
+        the room's lock held; with several processes, its writer lock too:
+        playground/rooms/writer.py). One thread does it all: every hop between threads
+        is a wait for the GIL, which lab work in other threads holds most of the time.
 
-        Raises Broken when anything but the lab's refusal went wrong after the replica
-        may have changed: the caller rebuilds it from the stored log.
+        Each action runs under the work meter (playground/meter.py) with what its
+        declared cost allows, and its frame is made before it is stored, so nothing
+        slow ever runs inside a database transaction. A refused action changes
+        nothing and the next one goes on. An action the meter stopped, or that failed,
+        may have left the replica half changed: the ones before it are stored, the rest
+        wait, and the caller rebuilds the replica from the log. A heavy action found
+        after the first (`alone` false) waits for a lane of its own.
         """
-        texts: list[str] = []
+        # (`last`: the seq the writer lock says was appended last, when it knows)
+        missed = self._missed() if multi_process() and last != self.seq else []
+        batch = Batch(texts=self._catch_up(missed))
+        seq, before = self.seq, self._last_snapshot
+        for number, job in enumerate(jobs):
+            if job.future.done():  # its socket went away before its turn
+                continue
+            try:
+                units = self._cost(job.name, job.args)
+            except ActionError as error:
+                batch.refused.append((job, error))
+                continue
+            if not alone and work.is_heavy(units):
+                batch.waiting = jobs[number:]
+                break
+            entry = Entry(seq + 1, job.name, job.args, job.actor, job.ref or "")
+            try:
+                events, text, snapshot = meter.run(
+                    allowed(units), self._applied, entry, before
+                )
+            except ActionError as error:  # the lab refused it: nothing changed
+                batch.refused.append((job, error))
+                continue
+            except WorkExceeded:
+                log.warning(
+                    "room %s: %r passed %d units and was stopped",
+                    self.id,
+                    job.name,
+                    allowed(units),
+                )
+                batch.broken = (job, stopped_error(allowed(units)))
+                batch.waiting = jobs[number + 1 :]
+                break
+            except Exception:
+                log.exception("room %s failed on %r; rebuilding", self.id, job.name)
+                batch.broken = (job, internal_error())
+                batch.waiting = jobs[number + 1 :]
+                break
+            if len(text) > MAX_MESSAGE_CHARS:  # even in parts: too much to send
+                batch.broken = (job, too_large_error(len(text)))
+                batch.waiting = jobs[number + 1 :]
+                break
+            batch.made.append((job, entry, text, snapshot))
+            seq, before = entry.seq, snapshot
+        if batch.made:
+            self._store_batch(batch)
+        return batch
+
+    def _store_batch(self, batch: "Batch") -> None:
+        """Append what a batch made to the log in one short transaction, then take
+        its frames as sent. Refuses them all, and marks the replica for a
+        rebuild, when the append failed: applied here, stored nowhere, told nobody."""
         try:
-            with store.Appender(self.id, self.seq) as appender:
-                texts.extend(self._catch_up(appender.missed))
-                entry = Entry(self.seq + 1, name, args, actor, ref or "")
-                events = self.history.apply(name, args, entry)
-                appender.insert(entry)
-        except ActionError as error:
-            error.catch_up = texts
-            raise
+            store.append(self.id, [entry for _, entry, _, _ in batch.made], self.seq)
         except Exception as error:
-            log.exception(
-                "room %s failed on %r; rebuilding from its log", self.id, name
-            )
-            raise Broken() from error
-        self.seq = entry.seq
-        self.log.append(entry)
-        texts.append(self._frame(entry, events))
-        return texts, entry
+            if not isinstance(error, store.Conflict):
+                log.exception("room %s: an append failed; rebuilding", self.id)
+            batch.refused += [(job, try_again_error()) for job, *_ in batch.made]
+            batch.broken = batch.broken or (batch.made[0][0], None)
+            return
+        for job, entry, text, snapshot in batch.made:
+            self.seq = entry.seq
+            self.log.append(entry)
+            self._keep_frame(entry.seq, text, snapshot)
+            batch.texts.append(text)
+            batch.done.append((job, entry))
+
+    def _applied(
+        self, entry: Entry, before: dict | None
+    ) -> tuple[list[dict], str, dict]:
+        """Apply `entry` to the replica and make its frame (metered together)."""
+        events = self.history.apply(entry.name, entry.args, entry)
+        return (events, *self._make_frame(entry, events, before))
 
     async def _rebuild(self, address: str) -> None:
         """Replace the replica with one made from the stored log (lock held)."""
@@ -208,7 +366,7 @@ class Room:
         parts they need that the room did not have (playground/history.py)."""
         unstored = self.history.take_unstored()
         if unstored:
-            await asyncio.to_thread(self._save_checkpoints, unstored)
+            await work.checkpoints(self._save_checkpoints, unstored)
 
     def _save_checkpoints(self, unstored: list) -> None:
         for seq, _position, data, parts in unstored:
@@ -246,64 +404,150 @@ class Room:
     # -- acting ------------------------------------------------------------------------
 
     async def submit(self, name, args, ref, member=None, tick: bool = False) -> None:
-        """Store, apply and broadcast an action; ActionError if refused.
+        """Apply, store and broadcast an action; ActionError if refused.
 
-        `tick` marks the room clock's own `advance`: the loop that sent it keeps
-        running, so it must not start a second one. An action (or a seek) whose
-        declared cost is heavy runs in the heavy lane (playground/rooms/work.py).
+        The action waits its turn with the others sent to this room: light ones are
+        applied together and stored in one transaction; one whose declared cost is
+        heavy runs alone, in the heavy lane (playground/rooms/work.py). Returns once
+        its frame went out. `tick` marks the room clock's own `advance`: the loop that
+        sent it keeps running, so it must not start a second one.
         """
         if self.classroom is not None:
             self.classroom.check_open()
             self.classroom.check_may_act(member)
-        actor = member.member_id if member is not None else ""
-        address = member.address if member is not None else ""
-        async with self.lock:
-            try:
-                texts, entry = await work.act(
-                    address,
-                    self._cost(name, args),
-                    self._commit,
-                    name,
-                    args,
-                    ref,
-                    actor,
-                )
-            except ActionError as error:
-                for text in getattr(error, "catch_up", ()):
-                    await self.broadcast(text)
-                raise
-            except Broken:
-                await self._rebuild(address)
-                raise ActionError(
-                    "internal_error",
-                    gettext_noop(
-                        "the lab could not apply that action; nothing changed"
-                    ),
-                ) from None
-            # the other processes first: they apply and send it while this one sends
-            await self.relay.publish(
-                {
-                    "type": "room.entry",
-                    "seq": entry.seq,
-                    "name": entry.name,
-                    "args": entry.args,
-                    "actor": entry.actor,
-                    "ref": ref,
-                }
-            )
-            for text in texts:
-                await self.broadcast(text)
-            await self.store_checkpoints()
+        job = Job(
+            name,
+            args,
+            ref,
+            member.member_id if member is not None else "",
+            member.address if member is not None else "",
+            asyncio.get_running_loop().create_future(),
+        )
+        self.waiting.append(job)
+        if self.drainer is None or self.drainer.done():
+            # a task of the room's own: a socket that goes away while its action is
+            # being stored cancels its wait, never the storing of anyone's actions
+            self.drainer = asyncio.get_running_loop().create_task(self._drain())
+        await job.future
         if not tick:
             self.clock.ensure_ticking()
 
-    def _cost(self, name, args) -> int:
-        """The declared cost of an action here, with the frame it makes after."""
+    async def _drain(self) -> None:
+        """Apply, store and send every waiting action, batch by batch."""
         try:
-            units = self.history.cost_of(name, args)
-        except ActionError:
-            return 0  # refused before any work: the lab says why
-        return units + self.history.costs.frame()
+            await self.lock.acquire()
+        except Exception:  # it could not wake (its database unreachable)
+            log.exception("room %s could not be woken", self.id)
+            while self.waiting:
+                job = self.waiting.popleft()
+                if not job.future.done():
+                    job.future.set_exception(try_again_error())
+            return
+        try:
+            while self.waiting:
+                first = self.waiting[0]
+                if first.future.done():
+                    self.waiting.popleft()
+                    continue
+                try:
+                    units = self._cost(first.name, first.args)
+                except ActionError as error:
+                    self.waiting.popleft()
+                    first.future.set_exception(error)
+                    continue
+                if work.is_heavy(units):
+                    jobs = [self.waiting.popleft()]
+                else:
+                    most = settings.PLAYGROUND_BATCH_ACTIONS
+                    jobs = [self.waiting.popleft() for _ in range(most) if self.waiting]
+                try:
+                    await self._run_batch(jobs, units)
+                except Exception as error:  # never leave a sender waiting for ever
+                    log.exception("room %s: a batch failed", self.id)
+                    for job in jobs:
+                        if not job.future.done():
+                            job.future.set_exception(error)
+        finally:
+            self.lock.release()
+
+    def let_go(self) -> bool:
+        """Let go of what the room can load again from the store (its history, log,
+        frames and the snapshot the next patch would be made from); False when
+        something is using them now (its lock held, actions waiting, checkpoints not
+        yet stored). Whoever takes its lock next wakes it (rooms/memory.py)."""
+        if (
+            memory.resting(self)
+            or self.lock.locked()
+            or self.waiting
+            or self.history.unstored
+        ):
+            return False
+        self.history = memory.RESTING
+        self.log = []
+        self.frames.clear()
+        self._last_snapshot = None
+        self.stored_parts = set()
+        return True
+
+    async def _run_batch(self, jobs: list["Job"], units: int) -> None:
+        alone = work.is_heavy(units)
+        try:
+            async with writing(self.id) as turn:
+                batch = await work.act(
+                    jobs[0].address, units, self._apply_batch, jobs, alone, turn.seq
+                )
+                turn.appended(self.seq)
+                # this process's members first, then the other processes (in order:
+                # the next entry cannot be appended before the writer lock is let go)
+                for text in batch.texts:
+                    await self.broadcast(text)
+                for _job, entry in batch.done:
+                    await self.relay.publish(
+                        {
+                            "type": "room.entry",
+                            "seq": entry.seq,
+                            "name": entry.name,
+                            "args": entry.args,
+                            "actor": entry.actor,
+                            "ref": entry.ref or None,
+                        }
+                    )
+        except ActionError as error:  # busy: the heavy lane, or the writer lock
+            for job in jobs:
+                if not job.future.done():
+                    job.future.set_exception(error)
+            return
+        self.waiting.extendleft(reversed(batch.waiting))
+        if batch.broken is not None:  # whole again before anyone hears back
+            job, error = batch.broken
+            await self._rebuild(job.address)
+            if error is not None:
+                batch.refused.append((job, error))
+        else:
+            await self.store_checkpoints()
+        for job, error in batch.refused:
+            if not job.future.done():
+                job.future.set_exception(error)
+        for job, _entry in batch.done:
+            if not job.future.done():
+                job.future.set_result(None)
+
+    def _cost(self, name, args) -> int:
+        """The declared cost of an action here, with the frame it makes after;
+        ActionError when it is not valid, or declares more than an action may."""
+        units = self.history.cost_of(name, args) + self.history.costs.frame()
+        most = settings.PLAYGROUND_ACTION_BUDGET_UNITS
+        if units > most:
+            raise ActionError(
+                "too_heavy",
+                gettext_noop(
+                    "this would take about %(seconds)s s of work; one action may take "
+                    "at most %(most)s s (fewer keys, or a shorter span, fit)"
+                ),
+                seconds=seconds_of(units),
+                most=seconds_of(most),
+            )
+        return units
 
     async def on_entry(self, message: dict) -> None:
         """Another process logged an entry: apply it (or catch up across a gap)."""
@@ -319,9 +563,15 @@ class Room:
                     message["actor"],
                     message.get("ref") or "",
                 )
-                texts = await asyncio.to_thread(self._frames_for, [entry])
+                try:  # logged, so it was valid: what it costs says which lane
+                    units = self.history.cost_of(entry.name, entry.args)
+                except ActionError:
+                    units = 0
+                texts = await work.act(
+                    "", units, self._frames_for, [entry], limited=False
+                )
             else:
-                texts = await asyncio.to_thread(self._fetch_and_catch_up)
+                texts = await work.act("", 0, self._fetch_and_catch_up, limited=False)
             for text in texts:
                 await self.broadcast(text)
         self.clock.ensure_ticking()
@@ -331,9 +581,12 @@ class Room:
         self.history.take_unstored()  # the process that logged them stores those
         return texts
 
-    def _fetch_and_catch_up(self) -> list[str]:
+    def _missed(self) -> list[Entry]:
         store.fresh()
-        return self._catch_up(store.entries_after(self.id, self.seq))
+        return store.entries_after(self.id, self.seq)
+
+    def _fetch_and_catch_up(self) -> list[str]:
+        return self._catch_up(self._missed())
 
     # -- messages to members -----------------------------------------------------------
 

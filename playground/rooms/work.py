@@ -11,14 +11,23 @@ use:
 - `heavy`: actions and seeks on a big lab (a million keys) run in one thread of their
   own, one at a time.
 
+Every other action runs in the `light` lane: `PLAYGROUND_LIGHT_WORKERS` threads (2),
+taking turns between addresses as the others do, never refusing.
+
 Both lanes are bounded, per client address and server-wide, and take turns between
 addresses: a bystander waits for at most one job of each other address, never for the
 whole queue of a client that asks for a lot. A job over a bound is refused with `busy`.
+
+Every replay runs under the work meter (playground/meter.py): past its budget (its
+declared cost times `PLAYGROUND_WORK_MARGIN`, at least `PLAYGROUND_WORK_FLOOR_UNITS`)
+it is stopped, whatever it declared, so one slot of a lane lasts a bounded time.
+Actions are metered by the room that applies them (playground/rooms/room.py).
 """
 
 import asyncio
 import logging
 import multiprocessing
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,9 +38,9 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 from pebble import ProcessExpired, ProcessPool
 
+from playground.meter import SECONDS_PER_UNIT, Stopped, budget, metered
 from simulators.engine.declaration import ActionError
 
-SECONDS_PER_UNIT = 1e-6  # a work unit is about a microsecond (engine/cost.py)
 log = logging.getLogger(__name__)
 
 
@@ -49,17 +58,37 @@ class Busy(ActionError):
 
 
 class TooSlow(ActionError):
-    """A replay ran far past what it declared, and was stopped."""
+    """A replay ran far past what it declared, and was stopped (`used` units)."""
 
-    def __init__(self) -> None:
+    def __init__(self, used: int) -> None:
         super().__init__(
             "too_slow",
-            gettext_noop("replaying this history took too long and was stopped"),
+            gettext_noop(
+                "replaying this history took more than %(seconds)s s of work, far "
+                "more than it declared, and was stopped"
+            ),
+            seconds=f"{used * SECONDS_PER_UNIT:,.1f}",
         )
+        self.used = used
+
+
+def allowed(units: int) -> int:
+    """The work that work declared at `units` may use before the meter stops it."""
+    return budget(
+        units, settings.PLAYGROUND_WORK_MARGIN, settings.PLAYGROUND_WORK_FLOOR_UNITS
+    )
 
 
 class FairLane:
-    """Runs jobs a few at a time, taking turns between the addresses that sent them."""
+    """Runs jobs a few at a time, taking turns between the addresses that sent them.
+
+    The next job is the oldest of the address that used the lane least lately (its
+    jobs' seconds, halved every `USAGE_HALF_LIFE`): a visitor who acts now and then goes
+    before one who keeps the lane busy, and waits for at most the jobs already running.
+    """
+
+    USAGE_HALF_LIFE = 10.0
+    USAGE_KEPT = 1_000  # addresses remembered; the least used are forgotten past it
 
     def __init__(self, workers: int, per_address: int, total: int) -> None:
         self.workers = workers
@@ -67,16 +96,33 @@ class FairLane:
         self.total = total
         self.running = 0
         self.queues: dict[str, deque] = {}
-        self.turns: deque[str] = deque()  # addresses with queued jobs, in turn
+        self.turns: deque[str] = deque()  # addresses with queued jobs, oldest first
         self.held: dict[str, int] = {}  # queued or running jobs per address
+        self.usage: dict[str, tuple[float, float]] = {}  # seconds used, and when
+
+    def used(self, address: str, now: float) -> float:
+        """Seconds of this lane `address` used lately (decayed to `now`)."""
+        seconds, stamp = self.usage.get(address, (0.0, now))
+        return seconds * 0.5 ** ((now - stamp) / self.USAGE_HALF_LIFE)
+
+    def _count(self, address: str, seconds: float) -> None:
+        now = time.monotonic()
+        self.usage[address] = (self.used(address, now) + seconds, now)
+        if len(self.usage) > self.USAGE_KEPT:
+            least = sorted(self.usage, key=lambda a: self.used(a, now))
+            for forgotten in least[: len(least) // 2]:
+                del self.usage[forgotten]
 
     def pending(self) -> int:
         """Jobs queued or running, over every address."""
         return sum(self.held.values())
 
-    async def run(self, address: str, start: Callable[[], Awaitable[Any]]) -> Any:
-        """Queue `start` for `address`, await its turn and its result; Busy if full."""
-        if (
+    async def run(
+        self, address: str, start: Callable[[], Awaitable[Any]], limited: bool = True
+    ) -> Any:
+        """Queue `start` for `address`, await its turn and its result; Busy if full
+        (`limited` false: work that must be done, a relayed entry, is never refused)."""
+        if limited and (
             self.held.get(address, 0) >= self.per_address
             or self.pending() >= self.total
         ):
@@ -109,7 +155,12 @@ class FairLane:
 
     def _pump(self) -> None:
         while self.running < self.workers and self.turns:
-            address = self.turns.popleft()
+            now = time.monotonic()
+            turn = min(
+                range(len(self.turns)), key=lambda i: (self.used(self.turns[i], now), i)
+            )
+            address = self.turns[turn]
+            del self.turns[turn]
             queue = self.queues[address]
             start, waiter = queue.popleft()
             if queue:
@@ -119,11 +170,12 @@ class FairLane:
             if waiter.done():  # cancelled, and not yet taken out of its queue
                 continue
             self.running += 1
-            asyncio.get_running_loop().create_task(self._run(start, waiter))
+            asyncio.get_running_loop().create_task(self._run(address, start, waiter))
 
-    async def _run(self, start, waiter: asyncio.Future) -> None:
+    async def _run(self, address: str, start, waiter: asyncio.Future) -> None:
         job = asyncio.ensure_future(start())
         waiter.add_done_callback(lambda w: job.cancel() if w.cancelled() else None)
+        began = time.monotonic()
         try:
             result = await job
             if not waiter.done():
@@ -135,18 +187,20 @@ class FairLane:
             if not waiter.done():
                 waiter.set_exception(error)
         finally:
+            self._count(address, time.monotonic() - began)
             self.running -= 1
             self._pump()
 
 
 class Work:
-    """The two lanes of this process, made when first needed."""
+    """The lanes of this process, made when first needed."""
 
     def __init__(self) -> None:
         self._replays: FairLane | None = None
         self._heavy: FairLane | None = None
+        self._light: FairLane | None = None
         self._pool = None
-        self._thread: ThreadPoolExecutor | None = None
+        self._threads: dict[str, ThreadPoolExecutor] = {}
 
     @property
     def replays(self) -> FairLane:
@@ -168,37 +222,84 @@ class Work:
             )
         return self._heavy
 
+    @property
+    def light(self) -> FairLane:
+        """Ordinary actions: a few threads, taking turns between addresses. Not
+        Python's default executor, whose threads hellos and database calls use: with
+        more threads at lab work than this, each would get a smaller share of the
+        GIL and a bystander's action would wait for all of them."""
+        if self._light is None:
+            workers = settings.PLAYGROUND_LIGHT_WORKERS
+            # a class behind one address sends many rooms' worth: never busy here
+            # (each room sends one batch at a time; sockets are rate-limited)
+            self._light = FairLane(workers, 10_000, 100_000)
+        return self._light
+
     def is_heavy(self, units: int) -> bool:
         """Whether work of this declared cost leaves the ordinary threads."""
         return units >= settings.PLAYGROUND_HEAVY_UNITS
 
     async def replay(self, address: str, units: int, function, *args) -> Any:
-        """`function(*args)` in a worker process (cheap ones: a thread of this one)."""
+        """`function(*args)` in a worker process (cheap ones: the light lane),
+        metered: TooSlow once it used `allowed(units)`."""
+        most = allowed(units)
         if not self.is_heavy(units):
-            return await asyncio.to_thread(function, *args)
+            try:
+                return await self._in_lane(
+                    "light", address, metered, most, function, *args
+                )
+            except Stopped:
+                raise TooSlow(most) from None
 
         async def start():
-            # a replay far slower than it declared is stopped: costs are estimates,
-            # and an estimate that is badly off must not hold a worker for hours
-            seconds = 10 + 4 * units * SECONDS_PER_UNIT
-            future = self._process_pool().schedule(function, args, timeout=seconds)
+            # the meter counts the worker's CPU time; the wall clock is a backstop
+            # for a worker that cannot even be interrupted (stuck in one C call)
+            seconds = 10 + 4 * most * SECONDS_PER_UNIT
+            future = self._process_pool().schedule(
+                metered, (most, function, *args), timeout=seconds
+            )
             try:
                 return await asyncio.wrap_future(future)
-            except JobTimeout:
-                raise TooSlow() from None
+            except (Stopped, JobTimeout):
+                raise TooSlow(most) from None
             except ProcessExpired:  # the worker died (out of memory, say)
                 log.exception("a replay's worker process died")
-                raise TooSlow() from None
+                raise TooSlow(most) from None
 
         return await self.replays.run(address, start)
 
-    async def act(self, address: str, units: int, function, *args) -> Any:
-        """`function(*args)` in the heavy thread when it is heavy, else a thread."""
-        if not self.is_heavy(units):
-            return await asyncio.to_thread(function, *args)
+    async def act(
+        self, address: str, units: int, function, *args, limited: bool = True
+    ) -> Any:
+        """`function(*args)` in the heavy lane when it is heavy, else the light one."""
+        lane = "heavy" if self.is_heavy(units) else "light"
+        return await self._in_lane(lane, address, function, *args, limited=limited)
+
+    async def _in_lane(
+        self, lane: str, address: str, function, *args, limited: bool = True
+    ) -> Any:
+        threads = self._threads.get(lane)
+        if threads is None:
+            count = 1 if lane == "heavy" else settings.PLAYGROUND_LIGHT_WORKERS
+            threads = self._threads[lane] = ThreadPoolExecutor(
+                count, thread_name_prefix=lane
+            )
         loop = asyncio.get_running_loop()
-        return await self.heavy.run(
-            address, lambda: loop.run_in_executor(self._heavy_thread(), function, *args)
+        return await getattr(self, lane).run(
+            address, lambda: loop.run_in_executor(threads, function, *args), limited
+        )
+
+    async def checkpoints(self, function, *args) -> Any:
+        """`function(*args)` in the one thread that stores rooms' checkpoints (a
+        cache): not Python's default executor, which hellos and database calls use,
+        so that a burst of half-megabyte checkpoints waits its turn there."""
+        threads = self._threads.get("checkpoints")
+        if threads is None:
+            threads = self._threads["checkpoints"] = ThreadPoolExecutor(
+                1, thread_name_prefix="checkpoints"
+            )
+        return await asyncio.get_running_loop().run_in_executor(
+            threads, function, *args
         )
 
     def _process_pool(self):
@@ -211,11 +312,6 @@ class Work:
                 context=multiprocessing.get_context("spawn"),
             )
         return self._pool
-
-    def _heavy_thread(self) -> ThreadPoolExecutor:
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="heavy")
-        return self._thread
 
 
 work = Work()

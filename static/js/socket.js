@@ -21,7 +21,7 @@ import { applyPatch } from "./patch.js";
 
 /**
  * Where the connection is: `onStatus(state, reason)`.
- * @typedef {"connecting" | "open" | "reconnecting" | "busy" | "refused"} SocketState
+ * @typedef {"connecting" | "open" | "reconnecting" | "busy" | "waiting" | "refused"} SocketState
  */
 
 /**
@@ -53,13 +53,18 @@ const BACKOFF_FIRST_MS = 1000;
 // Links up to this length go in the websocket's address (servers accept 8 KB lines).
 const LINK_IN_URL_CHARS = 4000;
 const BACKOFF_MAX_MS = 10000;
+// A server that said it is busy or full is given longer: every page it turned away
+// comes back spread over up to half a minute, not all at once every few seconds.
+const BUSY_BACKOFF_FIRST_MS = 2000;
+const BUSY_BACKOFF_MAX_MS = 30000;
 // 4400–4499: refused for good (a bad name, a full room, removed, a class that ended).
 const CLOSE_REFUSED_FIRST = 4400;
 const CLOSE_REFUSED_LAST = 4499;
 // The server could not open this now (too much work, too many rooms): come back later.
 const CLOSE_TRY_AGAIN = 4503;
-// Errors that say the server is too busy to let us in now; a 4503 close follows them.
-const BUSY_CODES = new Set(["busy", "too_many_rooms", "too_many_members", "too_slow"]);
+// Errors that say the server is too busy to let us in now; a 4503 close follows them
+// (server_full: the process serves as many sockets, or holds as many rooms, as it may).
+const BUSY_CODES = new Set(["busy", "too_many_rooms", "class_full", "lobby_full", "too_slow", "server_full"]);
 
 /** A lab's websocket: `send(action, args)` out, `onHello`/`onFrame`/... callbacks in. */
 export class LabSocket {
@@ -100,6 +105,8 @@ export class LabSocket {
     this.lastWord = null;
     /** @type {ServerError | null} the server's reason while we wait to try again (busy) */
     this.waiting = null;
+    /** @type {Map<number, (string | null)[]>} parts of long messages, by id, until whole */
+    this.parts = new Map();
   }
 
   /** Open the connection (a new room, or a resumed one if we already had a room). */
@@ -264,8 +271,29 @@ export class LabSocket {
     } catch {
       return;
     }
+    if (message?.type === "part") {
+      this.part(message);
+      return;
+    }
     const handler = HANDLERS[message?.type];
     if (handler) handler(this, message);
+  }
+
+  /**
+   * One part of a message too long for one websocket message (docs/protocol.md,
+   * "Parts"): once all `count` parts of `id` are here, their texts joined are the message.
+   * @param {{id: number, index: number, count: number, text: string}} part
+   */
+  part({ id, index, count, text }) {
+    let held = this.parts.get(id);
+    if (!held) {
+      held = new Array(count).fill(null);
+      this.parts.set(id, held);
+    }
+    held[index] = text;
+    if (held.some((piece) => piece === null)) return;
+    this.parts.delete(id);
+    this.receive(held.join(""));
   }
 
   /**
@@ -290,6 +318,7 @@ export class LabSocket {
   closed(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
+    this.parts.clear();
     const reason = this.lastWord; // what the server said just before closing, if anything
     this.lastWord = null;
     for (const ref of [...this.asked.keys()]) {
@@ -316,7 +345,10 @@ export class LabSocket {
     this.waiting = busy ? (reason ?? { type: "error", code: "busy", message: "" }) : null;
     if (busy) this.status("busy", this.waiting);
     else this.status("reconnecting", reason);
-    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempt);
+    const [first, most] = busy
+      ? [BUSY_BACKOFF_FIRST_MS, BUSY_BACKOFF_MAX_MS]
+      : [BACKOFF_FIRST_MS, BACKOFF_MAX_MS];
+    const ceiling = Math.min(most, first * 2 ** this.attempt);
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);
@@ -466,6 +498,13 @@ const CLASS_MESSAGES = [
   "roster",
   "removed",
   "tour",
+  // who joins (issue 29): a student's wait in the lobby; the host's lobby, door, replies
+  "waiting",
+  "lobby",
+  "door",
+  "approved",
+  "turned_away",
+  "cleared",
 ];
 
 /** @type {Record<string, Handler>} */
@@ -480,6 +519,11 @@ const HANDLERS = {
   ...Object.fromEntries(
     CLASS_MESSAGES.map((type) => [type, (socket, message) => socket.emit("onClass", message)]),
   ),
+  // in a class's lobby: connected, and waiting for the host to let us in
+  waiting: (socket, message) => {
+    socket.status("waiting");
+    socket.emit("onClass", message);
+  },
 };
 
 /**

@@ -131,3 +131,43 @@ async def first_answer(socket: LiveSocket, seconds: float = 5) -> dict | None:
         except ConnectionClosed as closed:
             message["close_code"] = closed.rcvd.code if closed.rcvd else None
     return message
+
+
+# The 178-character link of issue 29: it declared 4.2 million units (under the 6 million
+# a link may take) and replayed for 16-82 s, holding the one replay worker; from four
+# sockets it made another visitor's million-key link take 38 s instead of 1.5 s. Its
+# honest cost (cache-stampede's model follows the query time, the database limit and
+# the minute before each jump) is over the budget, so it is refused unopened; a link
+# that still declared too little would be stopped by the meter (tests/server/
+# test_work_meter.py), and the lane serves the address that used it least first.
+MISDECLARED = [
+    ("set_rate", {"rate": 5000}),
+    ("set_query_time", {"query_ms": 2000}),
+    ("set_db_limit", {"limit": 64}),
+    *[("advance", {"ms": 60000}), ("skip_to_expiry", {})] * 3,
+]
+
+
+async def test_a_link_that_declared_too_little_holds_up_nobody_elses_link(server):
+    entries = [Entry(n, name, args) for n, (name, args) in enumerate(MISDECLARED, 1)]
+    bomb = make_link("cache-stampede", 1, entries, len(entries))
+    assert len(bomb) <= 180
+    attackers = [
+        await LiveSocket.open(server, "cache-stampede", "127.0.3.1", link=bomb)
+        for _ in range(4)
+    ]
+    try:
+        await asyncio.sleep(0.5)
+        started = time.monotonic()
+        visitor = await LiveSocket.open(server, SLUG, "127.0.3.2", link=link_of(HEAVY))
+        hello = await visitor.next("hello", timeout=90)
+        waited = time.monotonic() - started
+        await visitor.close()
+        answers = [await first_answer(attacker, 30) for attacker in attackers]
+    finally:
+        for attacker in attackers:
+            await attacker.close()
+    assert hello["seq"] == 3
+    # its own replay (about 4 s of declared work), not the attackers' after it
+    assert waited < 12, waited
+    assert all(a and a.get("code") == "bad_link" for a in answers), answers

@@ -6,6 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from playground.liveserver import migrate, server_env, start_daphne, watch_errors
+
 pytestmark = pytest.mark.browser
 SEED = 3
 WAIT_MS = 20_000
@@ -172,3 +174,37 @@ def test_on_a_phone_the_panels_leave_the_servers_names_readable(
         for node, name in names.items():
             assert not overlap(bg, name), (panel, node, bg, name)
     context.close()
+
+
+def test_a_page_joins_messages_that_come_in_parts(browser, tmp_path):
+    """Messages longer than a websocket message come in parts (docs/protocol.md,
+    "Parts"): a minute of the bank run by one `advance` is a 600 KB frame (before,
+    nobody ever received it). Here a server cuts every message over 3,000 characters,
+    so the page's hello and most frames of the bank come in parts: the page joins them
+    and draws the bank to its end."""
+    env = server_env(tmp_path, PLAYGROUND_PART_CHARS="3000")
+    migrate(env)
+    server = start_daphne(tmp_path, env, name="parts")
+    parts = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = watch_errors(context.new_page())
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda text: parts.append(text) if '"type":"part"' in text[:20] else None,
+        ),
+    )
+    try:
+        open_lab(page, server.url)
+        page.locator("#timeline select").select_option(label="1×")
+        form = page.locator('#controls form[data-action="start_bank"]')
+        form.locator('button[type="submit"]').click()
+        status = page.locator(".tp-bank-status")
+        expect(status).to_contain_text("Done: 200 operations", timeout=60_000)
+        expect(status).to_contain_text("Every read so far added up to 100")
+        assert len(parts) > 10, "nothing came in parts"
+        assert page.console_errors == []
+    finally:
+        context.close()
+        server.stop()

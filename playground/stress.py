@@ -1,0 +1,168 @@
+"""Hostile clients that keep a server busy with the heaviest work the labs allow.
+
+Each lab declares `stress` (simulators/engine/lab.py): the steps that drive it
+through its heaviest actions to its largest state. An attacker runs one lab's steps
+back to back, waiting for each answer; a bystander on a room of its own acts every
+200 ms and times each answer. Used by the attack tests
+(tests/attacks/test_heavy_work.py, and tests/multiprocess/test_heavy_work_postgres.py
+for the PostgreSQL mode), as playground/flooder.py is.
+"""
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+from playground.liveserver import BYSTANDER_ADDRESS, Daphne, LiveSocket
+from simulators.labs import LABS
+
+BYSTANDER_LAB = "quorum"
+
+
+class Joined:
+    """A websocket's messages as the protocol means them: the parts of a long
+    message joined into it (docs/protocol.md, "Parts")."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.parts: dict[int, list] = {}
+
+    async def receive(self) -> dict:
+        while True:
+            message = json.loads(await self.ws.recv())
+            if message["type"] != "part":
+                return message
+            held = self.parts.setdefault(message["id"], [None] * message["count"])
+            held[message["index"]] = message["text"]
+            if None not in held:
+                return json.loads("".join(self.parts.pop(message["id"])))
+
+    async def next(self, kind: str, timeout: float = 60) -> dict:
+        """The next message of `kind`."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.receive()
+                if message["type"] == kind:
+                    return message
+
+    async def answer(self, ref: str, timeout: float = 120) -> dict:
+        """The frame or error answering the request `ref`."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.receive()
+                if message.get("ref") == ref and message["type"] in ("frame", "error"):
+                    return message
+
+    async def act(self, ref: str, name: str, args: dict) -> dict:
+        """Send an action; its answer."""
+        message = {"type": "action", "ref": ref, "action": name, "args": args}
+        await self.ws.send(json.dumps(message))
+        return await self.answer(ref)
+
+
+async def attack(server: Daphne, slug: str, source: str, stop: asyncio.Event) -> list:
+    """Run `slug`'s stress steps back to back until `stop`; each answer's kind
+    ("frame", or the error's code)."""
+    socket = await LiveSocket.open(server, slug, source)
+    joined = Joined(socket.ws)
+    kinds = []
+    try:
+        await joined.next("hello")
+        number = 0
+        while not stop.is_set():
+            for name, args in LABS[slug].stress:
+                if stop.is_set():
+                    break
+                number += 1
+                answer = await joined.act(f"x{number}", name, args)
+                kinds.append("frame" if answer["type"] == "frame" else answer["code"])
+    finally:
+        await socket.close()
+    return kinds
+
+
+async def bystander_waits(server: Daphne, seconds: float) -> list[float]:
+    """Seconds each action of a bystander took, one every 200 ms for `seconds`."""
+    socket = await LiveSocket.open(server, BYSTANDER_LAB, BYSTANDER_ADDRESS)
+    joined = Joined(socket.ws)
+    waits = []
+    try:
+        await joined.next("hello", timeout=30)
+        end = time.monotonic() + seconds
+        number = 0
+        while time.monotonic() < end:
+            number += 1
+            started = time.monotonic()
+            args = {"node": "B", "skew_ms": number % 50}
+            answer = await joined.act(f"b{number}", "set_skew", args)
+            waits.append(time.monotonic() - started)
+            if answer["type"] != "frame":
+                raise AssertionError(f"the bystander was refused: {answer}")
+            await asyncio.sleep(0.2)
+    finally:
+        await socket.close()
+    return waits
+
+
+async def under_attack(
+    server: Daphne, labs: list[str], per_lab: int, seconds: float
+) -> tuple[list[float], list]:
+    """A bystander's waits while `per_lab` attackers per lab, each from an address of
+    its own, run their lab's stress; and each attacker's answers (or its error).
+
+    The attackers run in a process of their own (`attack_for`), so that reading their
+    frames does not slow down the bystander's own client."""
+    warm_up = 3.0
+    attackers = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "playground.stress",
+        str(server.port),
+        ",".join(labs),
+        str(per_lab),
+        str(warm_up + seconds),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        await asyncio.sleep(warm_up)  # every attacker into its heavy work
+        waits = await bystander_waits(server, seconds)
+    finally:
+        out, _ = await attackers.communicate()
+    return waits, json.loads(out)
+
+
+async def attack_for(port: int, labs: list[str], per_lab: int, seconds: float) -> list:
+    """Run the attackers against the daphne on `port` for `seconds`; their answers."""
+    server = Daphne(None, port, Path())
+    stop = asyncio.Event()
+    tasks = [
+        asyncio.create_task(attack(server, slug, f"127.0.{10 + n}.{i + 1}", stop))
+        for i, slug in enumerate(labs)
+        for n in range(per_lab)
+    ]
+    await asyncio.sleep(seconds)
+    stop.set()
+    answers = await asyncio.gather(*tasks, return_exceptions=True)
+    return [a if isinstance(a, list) else repr(a) for a in answers]
+
+
+def p99(waits: list[float]) -> float:
+    ordered = sorted(waits)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def summary(waits: list[float]) -> str:
+    ordered = sorted(waits)
+    return (
+        f"bystander p50 {ordered[len(ordered) // 2]:.3f} s, p99 {p99(waits):.3f} s, "
+        f"max {ordered[-1]:.3f} s over {len(waits)} actions"
+    )
+
+
+if __name__ == "__main__":
+    port, labs, per_lab, seconds = sys.argv[1:5]
+    answers = asyncio.run(
+        attack_for(int(port), labs.split(","), int(per_lab), float(seconds))
+    )
+    print(json.dumps(answers))
