@@ -147,6 +147,23 @@ async def attack_for(port: int, labs: list[str], per_lab: int, seconds: float) -
     return [a if isinstance(a, list) else repr(a) for a in answers]
 
 
+# the labs whose heaviest work takes longest: eight attackers on each is the worst case
+HEAVIEST = ("graph-traversal", "hash-placement", "quorum", "cache-stampede")
+
+
+async def bystander_holds(
+    server: Daphne, labs, per_lab: int, seconds: float, most: float
+) -> None:
+    """Assert that a bystander's p99 stays under `most` seconds while `per_lab`
+    attackers per lab run, and that every attacker ran (one per lab: had a frame)."""
+    waits, answers = await under_attack(server, sorted(labs), per_lab, seconds)
+    print(summary(waits))
+    assert all(isinstance(kinds, list) for kinds in answers), answers
+    if per_lab == 1:
+        assert all("frame" in kinds for kinds in answers), answers
+    assert p99(waits) < most, summary(waits)
+
+
 def p99(waits: list[float]) -> float:
     ordered = sorted(waits)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]

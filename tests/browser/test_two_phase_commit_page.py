@@ -22,6 +22,17 @@ def open_lab(page, url):
         skip.click()
 
 
+def run_the_bank(page, url):
+    """Run the bank workload at 1x to its end: every read added up to 100."""
+    open_lab(page, url)
+    page.locator("#timeline select").select_option(label="1×")
+    form = page.locator('#controls form[data-action="start_bank"]')
+    form.locator('button[type="submit"]').click()
+    status = page.locator(".tp-bank-status")
+    expect(status).to_contain_text("Done: 200 operations", timeout=60_000)
+    expect(status).to_contain_text("Every read so far added up to 100")
+
+
 def quick(page, action):
     return page.locator(f'#quick-controls form[data-action="{action}"]')
 
@@ -98,13 +109,7 @@ def test_the_story_by_keyboard(page, live_server_url, lab_driver):
 
 
 def test_the_bank_adds_up_to_100_with_two_phase_commit(page, live_server_url):
-    open_lab(page, live_server_url)
-    page.locator("#timeline select").select_option(label="1×")
-    form = page.locator('#controls form[data-action="start_bank"]')
-    form.locator('button[type="submit"]').click()
-    status = page.locator(".tp-bank-status")
-    expect(status).to_contain_text("Done: 200 operations", timeout=60_000)
-    expect(status).to_contain_text("Every read so far added up to 100")
+    run_the_bank(page, live_server_url)
     expect(page.locator(".tp-bank .line-chart")).to_be_visible()
     chip = page.locator('.tp-judged li[data-promise="bank-total"]')
     expect(chip).to_have_attribute("data-ok", "true")
@@ -196,13 +201,7 @@ def test_a_page_joins_messages_that_come_in_parts(browser, tmp_path):
         ),
     )
     try:
-        open_lab(page, server.url)
-        page.locator("#timeline select").select_option(label="1×")
-        form = page.locator('#controls form[data-action="start_bank"]')
-        form.locator('button[type="submit"]').click()
-        status = page.locator(".tp-bank-status")
-        expect(status).to_contain_text("Done: 200 operations", timeout=60_000)
-        expect(status).to_contain_text("Every read so far added up to 100")
+        run_the_bank(page, server.url)
         assert len(parts) > 10, "nothing came in parts"
         assert page.console_errors == []
     finally:
