@@ -451,8 +451,11 @@ class Room:
                     continue
                 try:
                     units = self._cost(first.name, first.args)
-                except ActionError as error:
+                except Exception as error:  # refused (or a lab's bug): nothing done
                     self.waiting.popleft()
+                    if not isinstance(error, ActionError):
+                        log.exception("room %s: the cost of %r", self.id, first.name)
+                        error = internal_error()
                     first.future.set_exception(error)
                     continue
                 if work.is_heavy(units):
@@ -496,7 +499,8 @@ class Room:
                 batch = await work.act(
                     jobs[0].address, units, self._apply_batch, jobs, alone, turn.seq
                 )
-                turn.appended(self.seq)
+                if batch.broken is None:  # else the log may hold more than we have
+                    turn.appended(self.seq)
                 # this process's members first, then the other processes (in order:
                 # the next entry cannot be appended before the writer lock is let go)
                 for text in batch.texts:
