@@ -19,15 +19,16 @@ modulepreload on and off; the classroom fan-out (one host, hundreds of students 
 websockets, paired with a floor);
 declared replay costs against measured ones; the longest single GIL hold of every lab's
 heavy actions; the server's memory under a message flood and a bystander's wait under
-a link bomb.
+a link bomb and under every lab's heaviest work.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
 `--no-browser` (skip what is measured in headless Chromium: frame rates, embed bytes,
 first drawings),
 `--no-fanout` (skip the classroom fan-out of `python -m benchmarks.fanout`, which
-takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`
-and the link bomb of `python -m benchmarks.link_bomb`, about two minutes), `--no-gil`
+takes minutes), `--no-flood` (skip the message flood of `python -m benchmarks.flood`,
+the link bomb of `python -m benchmarks.link_bomb` and the heavy work of `python -m
+benchmarks.heavy_work`, about three minutes), `--no-gil`
 (skip the longest GIL hold of every lab's heavy actions, `python -m
 benchmarks.gil_holds`, about ten minutes).
 """
@@ -122,10 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         rows += fanout_rows()
     if not args.no_flood:
         from benchmarks.flood import flood_rows
+        from benchmarks.heavy_work import heavy_work_rows
         from benchmarks.link_bomb import link_bomb_rows
 
         rows += flood_rows()
         rows += link_bomb_rows()
+        rows += heavy_work_rows()
     print(render(rows, markdown=args.markdown))
     missed = [r for r in rows if not isinstance(r, str) and r.passed is False]
     return 1 if missed else 0
