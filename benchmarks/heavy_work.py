@@ -21,9 +21,15 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from benchmarks.fanout import TargetRow
-from benchmarks.fanout_servers import load_average, server_env
+from benchmarks.fanout_servers import load_average
 from benchmarks.timing import render
-from playground.liveserver import ROOT, migrate, start_daphne, throwaway_postgres
+from playground.liveserver import (
+    ROOT,
+    migrate,
+    server_env,
+    start_daphne,
+    throwaway_postgres,
+)
 from playground.stress import bystander_waits, p99, under_attack
 from simulators.labs import LABS
 

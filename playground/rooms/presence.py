@@ -45,6 +45,10 @@ class Presence:
         remote = sum(len(r.members) for r in self._live_rosters())
         return len(self.room.members) + remote
 
+    def shared(self) -> bool:
+        """Whether another process serves members of this room now."""
+        return any(r.members for r in self._live_rosters())
+
     def roster(self) -> list[dict]:
         """Everyone in the room, for the host's list: this process's, then others'."""
         people = [m.profile() for m in self.room.members]

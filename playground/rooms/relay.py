@@ -15,6 +15,7 @@ import time
 from django.conf import settings
 
 ROSTER_SECONDS = 10  # how often a process re-announces who it serves in a room
+SETTLE_SECONDS = 2.0  # after joining a room's group, others' rosters have come by then
 PROCESS_ID = f"{os.getpid()}-{secrets.token_hex(4)}"
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class Relay:
         from channels.layers import get_channel_layer
 
         self.layer = get_channel_layer()
+        self.connected_at = asyncio.get_running_loop().time()
         self.channel = await self.layer.new_channel()
         await self.layer.group_add(self.group, self.channel)
         loop = asyncio.get_running_loop()
@@ -73,6 +75,16 @@ class Relay:
             loop.create_task(self._listen()),
             loop.create_task(self._announce()),
         ]
+
+    def settled(self) -> bool:
+        """Whether this process has listened to the room's group long enough to have
+        heard every other process that serves members there (each announces them
+        within a quarter second of a join, and every `ROSTER_SECONDS`)."""
+        joined = getattr(self, "connected_at", None)
+        return (
+            joined is not None
+            and asyncio.get_running_loop().time() - joined > SETTLE_SECONDS
+        )
 
     async def disconnect(self) -> None:
         for task in self.tasks:
@@ -87,7 +99,7 @@ class Relay:
 
     def _handlers(self) -> dict:
         room = self.room
-        handlers = {"room.entry": room.on_entry}
+        handlers = {"room.entry": room.on_entry, "room.contended": room.on_contended}
         if room.classroom is not None:
             handlers.update(room.classroom.relayed())
         return handlers

@@ -63,6 +63,10 @@ PROTOCOL_VERSION = 1
 # 60,000 keys); a room whose checkpoint needs more stores none, and loads by replay
 STORED_PART_BYTES = 512 * 1024
 FRAME_BUFFER = 256  # frames kept for resuming reconnects
+CONFLICT_TRIES = 5  # an action another process's appends beat is tried this often
+# after a conflict, a room takes the writer lock for this long, whoever it thinks
+# serves it (rooms/writer.py): another process was acting before its roster came
+CONTENDED_SECONDS = 30
 log = logging.getLogger(__name__)
 
 
@@ -76,6 +80,7 @@ class Job:
     actor: str
     address: str
     future: asyncio.Future
+    conflicts: int = 0  # appends that found the log moved on (another process's)
 
 
 @dataclass
@@ -91,6 +96,8 @@ class Batch:
     # the action that left the replica half changed, and what its sender is told
     # (None: told already); the replica is rebuilt from the log
     broken: tuple[Job, ActionError | None] | None = None
+    again: list[Job] = field(default_factory=list)  # to apply again, after a rebuild
+    conflict: bool = False  # another process had appended first
 
 
 def stopped_error(units: int) -> ActionError:
@@ -165,6 +172,7 @@ class Room:
         # (its history leaves memory) and wakes from the store (rooms/memory.py)
         self.lock = memory.WakingLock(self)
         self.waiting: deque[Job] = deque()  # actions sent, not yet applied
+        self.contended_until = 0.0  # the loop's time until which to lock anyway
         self.drainer: asyncio.Task | None = None
         self.evict_handle: asyncio.TimerHandle | None = None
         self.clock = RoomClock(self)
@@ -321,14 +329,23 @@ class Room:
 
     def _store_batch(self, batch: "Batch") -> None:
         """Append what a batch made to the log in one short transaction, then take
-        its frames as sent. Refuses them all, and marks the replica for a
-        rebuild, when the append failed: applied here, stored nowhere, told nobody."""
+        its frames as sent. When the append failed, the actions were applied here,
+        stored nowhere and told to nobody: the replica is rebuilt, and they wait
+        again when another process had appended first (a Conflict: at most
+        `CONFLICT_TRIES` times each), or are refused (the database failed)."""
         try:
             store.append(self.id, [entry for _, entry, _, _ in batch.made], self.seq)
         except Exception as error:
-            if not isinstance(error, store.Conflict):
+            conflict = isinstance(error, store.Conflict)
+            if not conflict:
                 log.exception("room %s: an append failed; rebuilding", self.id)
-            batch.refused += [(job, try_again_error()) for job, *_ in batch.made]
+            for job, *_ in batch.made:
+                job.conflicts += conflict
+                if conflict and job.conflicts < CONFLICT_TRIES:
+                    batch.again.append(job)
+                else:
+                    batch.refused.append((job, try_again_error()))
+            batch.conflict = conflict
             batch.broken = batch.broken or (batch.made[0][0], None)
             return
         for job, entry, text, snapshot in batch.made:
@@ -345,9 +362,11 @@ class Room:
         events = self.history.apply(entry.name, entry.args, entry)
         return (events, *self._make_frame(entry, events, before))
 
-    async def _rebuild(self, address: str) -> None:
-        """Replace the replica with one made from the stored log (lock held)."""
-        loaded = await load_history(self.id, address)
+    async def _rebuild(self, address: str, up_to: int | None = None) -> None:
+        """Replace the replica with one made from the stored log (lock held); only
+        from its entries up to `up_to` when given: those this process sent frames
+        for, so that the ones after come as frames (caught up, or relayed)."""
+        loaded = await load_history(self.id, address, up_to)
         if loaded is None:  # the room was deleted meanwhile: replay what we hold
             entries = self.log
             history = await work.replay(
@@ -495,9 +514,16 @@ class Room:
     async def _run_batch(self, jobs: list["Job"], units: int) -> None:
         alone = work.is_heavy(units)
         try:
-            async with writing(self.id) as turn:
+            loop = asyncio.get_running_loop()
+            shared = (
+                not self.relay.settled()
+                or self.presence.shared()
+                or loop.time() < self.contended_until
+            )
+            async with writing(self.id, shared) as turn:
+                last = self.seq if turn.alone else turn.seq
                 batch = await work.act(
-                    jobs[0].address, units, self._apply_batch, jobs, alone, turn.seq
+                    jobs[0].address, units, self._apply_batch, jobs, alone, last
                 )
                 if batch.broken is None:  # else the log may hold more than we have
                     turn.appended(self.seq)
@@ -521,10 +547,14 @@ class Room:
                 if not job.future.done():
                     job.future.set_exception(error)
             return
-        self.waiting.extendleft(reversed(batch.waiting))
+        self.waiting.extendleft(reversed(batch.again + batch.waiting))
+        if batch.conflict:  # lock from now on, and tell the others to
+            await self.on_contended({})
+            await self.relay.publish({"type": "room.contended"})
         if batch.broken is not None:  # whole again before anyone hears back
             job, error = batch.broken
-            await self._rebuild(job.address)
+            # after a conflict, what the other process appended comes as frames
+            await self._rebuild(job.address, self.seq if batch.conflict else None)
             if error is not None:
                 batch.refused.append((job, error))
         else:
@@ -553,8 +583,15 @@ class Room:
             )
         return units
 
+    async def on_contended(self, message: dict) -> None:
+        """Another process acts in this room too (it appended, or its append found
+        ours first): take the writer lock for a while, whoever the rosters name."""
+        loop = asyncio.get_running_loop()
+        self.contended_until = loop.time() + CONTENDED_SECONDS
+
     async def on_entry(self, message: dict) -> None:
         """Another process logged an entry: apply it (or catch up across a gap)."""
+        await self.on_contended(message)
         async with self.lock:
             seq = message["seq"]
             if seq <= self.seq:
@@ -631,9 +668,10 @@ class Room:
 
 
 async def load_history(
-    room_id: str, address: str
+    room_id: str, address: str, up_to: int | None = None
 ) -> tuple[RoomRecord, list[Entry], History, set[bytes]] | None:
-    """A stored room, its log, the history they make and the stored parts' keys.
+    """A stored room, its log, the history they make and the stored parts' keys
+    (with `up_to`, of the log up to that seq only).
 
     The log is outlined (cheap: no lab), and the lab made from the last stored
     checkpoint on the branch, with only the actions after it replayed: in the replay
@@ -643,6 +681,9 @@ async def load_history(
     if loaded is None:
         return None
     record, entries, stored, parts = loaded
+    if up_to is not None:
+        entries = [entry for entry in entries if entry.seq <= up_to]
+        stored = {seq: kept for seq, kept in stored.items() if seq <= up_to}
     history = await asyncio.to_thread(
         outlined, record.lab, record.seed, entries, stored, parts
     )

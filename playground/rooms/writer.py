@@ -69,10 +69,12 @@ def _busy() -> ActionError:
 
 class Turn:
     """A holder's turn at a room's log: the last seq appended, as far as the lock
-    knows (None: unknown), and the seq this holder leaves for the next."""
+    knows (None: unknown), and the seq this holder leaves for the next. `alone`: no
+    other process serves the room's members, so no lock was taken."""
 
-    def __init__(self, seq: int | None) -> None:
+    def __init__(self, seq: int | None, alone: bool = False) -> None:
         self.seq = seq
+        self.alone = alone
         self.left: int | None = None
 
     def appended(self, seq: int) -> None:
@@ -80,14 +82,26 @@ class Turn:
 
 
 @asynccontextmanager
-async def writing(room_id: str):
-    """Hold the room's writer lock, yielding the Turn (with one process: nothing to
-    hold, and no seq to know: this process has every entry)."""
+async def writing(room_id: str, shared: bool = True):
+    """Hold the room's writer lock, yielding the Turn.
+
+    With one process there is nothing to hold. With several, a room that no other
+    process serves members of now (`shared` false: no live roster from another; they
+    announce theirs within a quarter second of a join) takes no lock either: its
+    replica is the log's head, and a process that acted before its roster arrived
+    makes this append fail whole and the replica rebuild, never log twice. It then
+    forgets the seq the lock carries, which no longer says the last one."""
     if not multi_process():
         yield Turn(None)
         return
     client = redis_client()
     key, seq_key = f"playground:writer:{room_id}", f"playground:seq:{room_id}"
+    if not shared:
+        turn = Turn(None, alone=True)
+        yield turn
+        if turn.left is not None:
+            _forget(client, seq_key)
+        return
     token = f"{PROCESS_ID}-{secrets.token_hex(4)}"
     loop = asyncio.get_running_loop()
     give_up = loop.time() + MOST_WAIT_SECONDS
@@ -117,6 +131,24 @@ async def writing(room_id: str):
             await client.eval(RELEASE, 2, key, seq_key, token, left, SEQ_KEPT_MS)
         except Exception:  # it lapses on its own
             log.warning("room %s: the writer lock was not released", room_id)
+
+
+def _forget(client, seq_key: str) -> None:
+    """Drop the seq the lock carries, in the background (the next holder reads the
+    log instead)."""
+
+    async def forget() -> None:
+        try:
+            await client.delete(seq_key)
+        except Exception:
+            log.warning("a room's last seq could not be forgotten", exc_info=True)
+
+    task = asyncio.get_running_loop().create_task(forget())
+    _forgetting.add(task)
+    task.add_done_callback(_forgetting.discard)
+
+
+_forgetting: set = set()  # tasks kept until done (the loop holds them weakly)
 
 
 async def _renew(client, key: str, token: str) -> None:

@@ -286,6 +286,43 @@ async def test_a_tour_run_on_one_process_is_shown_on_the_other(pair):
         await socket.close()
 
 
+async def test_a_room_served_alone_that_another_process_joins_keeps_one_sequence(
+    pair, log_rows
+):
+    """A room served by one process alone for a while appends without the writer
+    lock (playground/rooms/writer.py); another process that joins and acts before it
+    has heard of the first finds the log moved on: nothing of its is lost or doubled,
+    its actions are applied again and every member of both sees one sequence."""
+    a, b = pair
+    a1 = await LiveSocket.open(a, HASH, seed=4)
+    room = (await a1.next("hello"))["room"]
+    await asyncio.sleep(2.5)  # a's replica has served the room alone (settled)
+    b1 = await LiveSocket.open(b, HASH, room=room)
+    await b1.next("hello")
+    each = 15
+
+    async def act(socket, tag):
+        for i in range(each):
+            args = {"key": f"{tag}{i}", "share_percent": 10 + i}
+            await socket.send(
+                type="action", ref=f"{tag}{i}", action="mark_hot", args=args
+            )
+            await asyncio.sleep(0.005)
+
+    await asyncio.gather(act(a1, "a"), act(b1, "b"))
+    total = 2 * each
+    await asyncio.gather(frames_until(a1, total), frames_until(b1, total))
+    rows = log_rows(room)
+    assert [row[0] for row in rows] == list(range(1, total + 1))
+    expected = replay_digests(HASH, 4, rows)
+    for socket in (a1, b1):
+        assert_one_sequence(socket.frames, 1, total)
+        assert all(f["digest"] == expected[f["seq"]] for f in socket.frames)
+        assert not [m for m in socket.inbox if m["type"] == "error"], socket.inbox
+    for socket in (a1, b1):
+        await socket.close()
+
+
 async def test_limits_count_across_processes_and_a_removal_reaches_every_one(
     cluster_env,
 ):
