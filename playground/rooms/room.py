@@ -130,6 +130,11 @@ def internal_error() -> ActionError:
     )
 
 
+def _refusal(error: Exception) -> ActionError:
+    """What a sender is told when `error` stopped its action."""
+    return error if isinstance(error, ActionError) else try_again_error()
+
+
 def try_again_error() -> ActionError:
     return ActionError(
         "try_again",
@@ -468,6 +473,16 @@ class Room:
                 if first.future.done():
                     self.waiting.popleft()
                     continue
+                if memory.resting(self):  # its rebuild after a failed batch failed
+                    try:
+                        await memory.wake(self)
+                    except Exception as failed:
+                        log.exception("room %s could not be loaded", self.id)
+                        while self.waiting:
+                            job = self.waiting.popleft()
+                            if not job.future.done():
+                                job.future.set_exception(_refusal(failed))
+                        return
                 try:
                     units = self._cost(first.name, first.args)
                 except Exception as error:  # refused (or a lab's bug): nothing done
@@ -504,12 +519,17 @@ class Room:
             or self.history.unstored
         ):
             return False
+        self._forget_replica()
+        return True
+
+    def _forget_replica(self) -> None:
+        """Drop the replica and what was made from it: the room wakes from the store
+        when its lock is next taken."""
         self.history = memory.RESTING
         self.log = []
         self.frames.clear()
         self._last_snapshot = None
         self.stored_parts = set()
-        return True
 
     async def _run_batch(self, jobs: list["Job"], units: int) -> None:
         alone = work.is_heavy(units)
@@ -554,7 +574,15 @@ class Room:
         if batch.broken is not None:  # whole again before anyone hears back
             job, error = batch.broken
             # after a conflict, what the other process appended comes as frames
-            await self._rebuild(job.address, self.seq if batch.conflict else None)
+            try:
+                await self._rebuild(job.address, self.seq if batch.conflict else None)
+            except Exception as failed:
+                # the replica may be half-changed by the stopped action: never act on
+                # it again; it is loaded again before the next batch (or whoever
+                # takes the lock next), and the senders waiting are told if it can't
+                log.exception("room %s: rebuilding it failed", self.id)
+                self._forget_replica()
+                error = error or _refusal(failed)
             if error is not None:
                 batch.refused.append((job, error))
         else:

@@ -15,10 +15,12 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from playground.asgi import application
-from playground.history import Entry
+from playground.history import Entry, replayed
 from playground.links import make_link
 from playground.meter import Stopped, WorkExceeded, meter, metered
-from playground.rooms import registry
+from playground.rooms import memory, registry
+from playground.rooms import room as room_module
+from playground.rooms.work import TooSlow
 from simulators.engine.cost import CostModel
 from simulators.labs import LABS
 
@@ -88,10 +90,15 @@ def test_metered_raises_an_exception_a_worker_process_can_send_back():
 
 
 class Lying(CostModel):
-    """Every action declares one unit, whatever it does."""
+    """Loading keys declares one unit, whatever it does; the rest declare plenty.
+
+    The honest actions get 200 ms, far more than the few milliseconds they take: a
+    budget at the floor (20 ms) was passed now and then by an add_shard that met a
+    garbage collection, and the test failed on the wrong action.
+    """
 
     def charge(self, spec, args):
-        return 1
+        return 1 if spec.name == "load_keys" else 100_000
 
 
 @pytest.fixture
@@ -144,9 +151,49 @@ async def test_an_action_past_its_budget_is_stopped_and_changes_nothing(lying_la
     await communicator.disconnect()
 
 
+async def test_a_room_whose_rebuild_fails_too_loads_again_before_acting(
+    lying_lab, monkeypatch
+):
+    """An action stopped midway may leave the replica half-changed; if rebuilding it
+    from the log fails as well (its replay stopped on a busy machine), the room must
+    not act on that replica again: it loads the log before the next action."""
+    loads = []
+    load_history = room_module.load_history
+
+    async def stopped_once(*args):
+        loads.append(args)
+        if len(loads) == 1:
+            raise TooSlow(1_000_000)
+        return await load_history(*args)
+
+    monkeypatch.setattr(room_module, "load_history", stopped_once)
+    communicator = await open_socket(f"/ws/labs/{SLUG}/")
+    hello = await next_of(communicator, "hello")
+    room = registry.get(hello["room"])
+    await communicator.send_json_to(
+        {"type": "action", "ref": "a", "action": "add_shard", "args": {}}
+    )
+    assert (await next_of(communicator, "frame"))["seq"] == 1
+    await communicator.send_json_to(
+        {"type": "action", "ref": "b", "action": "load_keys", "args": LOAD}
+    )
+    error = await next_of(communicator, "error")
+    assert (error["code"], error["ref"]) == ("too_slow", "b")
+    assert len(loads) == 1 and memory.resting(room)
+    await communicator.send_json_to(
+        {"type": "action", "ref": "c", "action": "add_shard", "args": {}}
+    )
+    frame = await next_of(communicator, "frame")
+    assert (frame["ref"], frame["seq"]) == ("c", 2)
+    assert len(loads) == 2  # loaded from the log first
+    steps = [Entry(1, "add_shard", {}), Entry(2, "add_shard", {})]
+    assert frame["digest"] == replayed(SLUG, 0, steps).lab.digest()
+    await communicator.disconnect()
+
+
 async def test_a_link_past_its_budget_is_refused_with_the_reason(lying_lab):
-    steps = [Entry(1, "load_keys", LOAD), Entry(2, "add_shard", {})]
-    link = make_link(SLUG, 1, steps, 2)
+    steps = [Entry(1, "load_keys", LOAD)]  # declared 1 unit: a budget at the floor
+    link = make_link(SLUG, 1, steps, 1)
     communicator = await open_socket(f"/ws/labs/{SLUG}/?link={link}")
     error = json.loads(await communicator.receive_from(timeout=10))
     assert (error["type"], error["code"], error["ref"]) == ("error", "bad_link", "link")
