@@ -10,9 +10,12 @@ for the PostgreSQL mode), as playground/flooder.py is.
 
 import asyncio
 import json
+import os
 import sys
 import time
 from pathlib import Path
+
+from django.conf import settings
 
 from playground.liveserver import BYSTANDER_ADDRESS, Daphne, LiveSocket
 from simulators.labs import LABS
@@ -47,10 +50,13 @@ class Joined:
                     return message
 
     async def answer(self, ref: str, timeout: float = 120) -> dict:
-        """The frame or error answering the request `ref`."""
+        """The frame or error answering the request `ref`; or the `rate_limited`
+        error saying that it was dropped unanswered (docs/protocol.md, "Limits")."""
         async with asyncio.timeout(timeout):
             while True:
                 message = await self.receive()
+                if message["type"] == "error" and message["code"] == "rate_limited":
+                    return message
                 if message.get("ref") == ref and message["type"] in ("frame", "error"):
                     return message
 
@@ -62,19 +68,25 @@ class Joined:
 
 
 async def attack(server: Daphne, slug: str, source: str, stop: asyncio.Event) -> list:
-    """Run `slug`'s stress steps back to back until `stop`; each answer's kind
+    """Run `slug`'s stress steps back to back until `stop`, as fast as the socket's
+    rate limit lets them in (a lab whose actions take milliseconds would pass it:
+    its actions past the limit are dropped, not worked on); each answer's kind
     ("frame", or the error's code)."""
     socket = await LiveSocket.open(server, slug, source)
     joined = Joined(socket.ws)
     kinds = []
+    spacing = 1 / settings.PLAYGROUND_MESSAGES_PER_SECOND
     try:
         await joined.next("hello")
         number = 0
+        sent = time.monotonic() - spacing
         while not stop.is_set():
             for name, args in LABS[slug].stress:
                 if stop.is_set():
                     break
                 number += 1
+                await asyncio.sleep(sent + spacing - time.monotonic())
+                sent = time.monotonic()
                 answer = await joined.act(f"x{number}", name, args)
                 kinds.append("frame" if answer["type"] == "frame" else answer["code"])
     finally:
@@ -189,6 +201,7 @@ def summary(waits: list[float]) -> str:
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
     port, labs, per_lab, seconds = sys.argv[1:5]
     answers = asyncio.run(
         attack_for(int(port), labs.split(","), int(per_lab), float(seconds))
