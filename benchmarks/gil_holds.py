@@ -96,7 +96,7 @@ HEAVY_ACTIONS = {
     ),
     "range-splits": ("write", "add_shard", "set_thresholds"),
     "scatter-gather": ("measure",),
-    "replication": ("promote", "restart"),
+    "replication": ("burst", "promote", "restart"),
     "quorum": ("run_trials", "skew_ladder"),
     "partition-cap": (),
     # the bank workload's 200 operations are charged to the advances that run them:
@@ -199,6 +199,12 @@ CASES = [
         "measure 20,000 queries, 64 shards, one slowed",
         [("set_shards", {"count": 64}), ("slow_shard", {"shard": 3, "factor": 50})],
         [("measure", {"count": 20_000})],
+    ),
+    (
+        "replication",
+        "a burst of 2,000 writes, 3 replicas",
+        [("set_replicas", {"replicas": 3})],
+        [("burst", {"count": 2000}), ("burst", {"count": 2000})],
     ),
     (
         "replication",

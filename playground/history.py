@@ -50,8 +50,8 @@ CHECKPOINT_WORK = 5_000  # declared units of replay work between checkpoints (~5
 CHECKPOINT_BYTES = 64 * 1024 * 1024
 # declared work between the checkpoints stored with a room (playground/store.py): a
 # room loads from the last one and replays at most about this much (~40 ms), less
-# than an action that is heavy (PLAYGROUND_HEAVY_UNITS): loading a room stays in a
-# thread, without a worker process to start or a history to send there and back
+# than a replay sent to a worker process (PLAYGROUND_REPLAY_PROCESS_UNITS): loading a
+# room stays in a thread, without a process to start or a history to send both ways
 # (PLAYGROUND_STORED_CHECKPOINT_WORK in the environment sets it: tests make it small)
 STORED_CHECKPOINT_WORK = int(
     os.environ.get("PLAYGROUND_STORED_CHECKPOINT_WORK", 40_000)

@@ -196,17 +196,24 @@ def env_int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
 
 
-# work above this leaves the ordinary threads for a lane of its own (rooms/work.py)
-PLAYGROUND_HEAVY_UNITS = env_int("PLAYGROUND_HEAVY_UNITS", 50_000)
+# an action above this leaves the light lane for the heavy one (rooms/work.py): the
+# light lane's few threads are then free within milliseconds for whoever comes (at
+# 50,000 a newcomer waited for attackers' 20-50 ms actions: p99 200 ms; at 20,000,
+# 36-92 ms; docs/benchmarks.md, "Heavy work")
+PLAYGROUND_HEAVY_UNITS = env_int("PLAYGROUND_HEAVY_UNITS", 20_000)
+# a replay above this runs in a worker process of its own (a link, a stored room's
+# log after its last stored checkpoint), below it in the light lane
+PLAYGROUND_REPLAY_PROCESS_UNITS = env_int("PLAYGROUND_REPLAY_PROCESS_UNITS", 50_000)
 # the most work opening one link may take: about 6 s
 PLAYGROUND_LINK_BUDGET_UNITS = env_int("PLAYGROUND_LINK_BUDGET_UNITS", 6_000_000)
 # worker processes that replay heavy links and logs, and how many replays may wait
 PLAYGROUND_REPLAY_WORKERS = env_int("PLAYGROUND_REPLAY_WORKERS", 1)
 PLAYGROUND_REPLAYS_PER_ADDRESS = env_int("PLAYGROUND_REPLAYS_PER_ADDRESS", 4)
 PLAYGROUND_REPLAYS_QUEUED = env_int("PLAYGROUND_REPLAYS_QUEUED", 32)
-# heavy actions (a million keys) waiting for the heavy thread
-PLAYGROUND_HEAVY_PER_ADDRESS = env_int("PLAYGROUND_HEAVY_PER_ADDRESS", 8)
-PLAYGROUND_HEAVY_QUEUED = env_int("PLAYGROUND_HEAVY_QUEUED", 64)
+# heavy actions waiting for the heavy thread (a class behind one address acting in
+# its branches at once fits; the least-used address goes first whatever waits)
+PLAYGROUND_HEAVY_PER_ADDRESS = env_int("PLAYGROUND_HEAVY_PER_ADDRESS", 32)
+PLAYGROUND_HEAVY_QUEUED = env_int("PLAYGROUND_HEAVY_QUEUED", 128)
 # the work meter (playground/meter.py): an action or a replay may use its declared cost
 # times this margin (at least the floor: small costs are noise-sized) of CPU time, and
 # is stopped past it, whatever it declared

@@ -1,22 +1,21 @@
 """Heavy work, kept where it cannot hold up hellos and actions of other rooms.
 
-Anything whose declared cost (simulators/engine/cost.py) passes `PLAYGROUND_HEAVY_UNITS`
-goes through one of two lanes instead of the threads that hellos and ordinary actions
-use:
+Rooms' actions and replays run in lanes, not in the threads that hellos and database
+calls use:
 
 - `replays`: histories replayed from scratch (a link being opened, a room rebuilt from
-  its stored log) run in worker processes of their own (pebble's process pool), on
-  another core; a replay whose socket went away is cancelled, and a running one is
-  killed with its worker.
-- `heavy`: actions and seeks on a big lab (a million keys) run in one thread of their
-  own, one at a time.
+  its stored log) whose declared cost passes `PLAYGROUND_REPLAY_PROCESS_UNITS` run in
+  worker processes of their own (pebble's process pool), on another core; a replay
+  whose socket went away is cancelled, and a running one is killed with its worker.
+- `heavy`: actions and seeks whose declared cost passes `PLAYGROUND_HEAVY_UNITS` (a
+  million keys, a burst of writes) run in one thread of their own, one at a time.
+- `light`: every other action, and the cheaper replays, in `PLAYGROUND_LIGHT_WORKERS`
+  threads (2), never refusing: kept to what takes milliseconds, so that whoever
+  comes finds a thread free within milliseconds.
 
-Every other action runs in the `light` lane: `PLAYGROUND_LIGHT_WORKERS` threads (2),
-taking turns between addresses as the others do, never refusing.
-
-Both lanes are bounded, per client address and server-wide, and take turns between
-addresses: a bystander waits for at most one job of each other address, never for the
-whole queue of a client that asks for a lot. A job over a bound is refused with `busy`.
+Every lane takes turns between addresses, the least used lately first; the heavy and
+replay lanes are bounded, per client address and server-wide, and refuse a job past a
+bound with `busy`.
 
 Every replay runs under the work meter (playground/meter.py): past its budget (its
 declared cost times `PLAYGROUND_WORK_MARGIN`, at least `PLAYGROUND_WORK_FLOOR_UNITS`)
@@ -243,7 +242,7 @@ class Work:
         """`function(*args)` in a worker process (cheap ones: the light lane),
         metered: TooSlow once it used `allowed(units)`."""
         most = allowed(units)
-        if not self.is_heavy(units):
+        if units < settings.PLAYGROUND_REPLAY_PROCESS_UNITS:
             try:
                 return await self._in_lane(
                     "light", address, metered, most, function, *args

@@ -170,7 +170,7 @@ def test_an_unreadable_checkpoint_means_a_longer_replay_not_a_wrong_state(
 def test_checkpoints_stored_by_other_code_are_not_read(
     small_spacing, monkeypatch, settings
 ):
-    settings.PLAYGROUND_HEAVY_UNITS = 10**9  # replayed here, where it is counted
+    settings.PLAYGROUND_REPLAY_PROCESS_UNITS = 10**9  # replayed here, where counted
     steps = QUORUM * 20
 
     async def scenario():
