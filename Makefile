@@ -1,6 +1,10 @@
-# Two commands do all the set-up on a fresh Debian machine with Python 3.11:
+# Two commands do all the set-up on a fresh Debian machine with CPython 3.11, 3.12 or 3.13:
 #   make run    serve the playground at http://127.0.0.1:8000 (SQLite, in-memory layer)
 #   make test   run every test (installs what the tests need, headless Chromium included)
+# .venv is made with python3 when it is one of those, otherwise the newest found;
+# PYTHON=python3.13 (a command, a path or a version) chooses (.ci/pythons).
+# `make test` runs the whole suite on .venv's Python, then the simulator and server
+# suites on each other supported Python, in .venv-3.X (.ci/other-pythons).
 # Node.js and npm (18.18 or newer) run the JavaScript checks: `make jscheck`.
 
 VENV := .venv
@@ -14,11 +18,20 @@ PORT ?= 8000
 # fragment (docs/architecture.md, "What one process takes at once")
 WS_LIMITS := --websocket-max-message-size 262144 --websocket-max-frame-size 262144
 
-.PHONY: run test lint format bench install browser clean messages jscheck
+.PHONY: run test lint format bench install browser clean messages jscheck other-pythons FORCE
 
-$(VENV)/.installed: pyproject.toml .ci/bootstrap
+# With PYTHON set, .ci/bootstrap runs every time, and makes .venv again when it holds
+# another version (its pip install has nothing to do when nothing changed).
+$(VENV)/.installed: pyproject.toml .ci/bootstrap .ci/pythons $(if $(PYTHON),FORCE)
 	bash .ci/bootstrap
 	touch $@
+
+FORCE:
+
+# .venv-3.X for each supported Python other than .venv's, where one is found (again
+# when pyproject.toml changes). CI=true fails when one is missing.
+other-pythons: install
+	bash .ci/other-pythons install
 
 install: $(VENV)/.installed
 	$(PY) -m playground.catalogues
@@ -44,12 +57,15 @@ run: install
 browser:
 	bash .ci/ensure-browser
 
-test: install browser jscheck
+# The whole suite on .venv's Python, then tests/simulators and tests/server on each
+# other supported Python (.ci/other-pythons), whose digests are compared with .venv's.
+test: install other-pythons browser jscheck
 	bash .ci/ensure-redis
 	bash .ci/ensure-postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
+	bash .ci/other-pythons test
 
 lint: install jscheck
 	$(VENV)/bin/ruff check .
@@ -63,7 +79,7 @@ bench: install
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis node_modules
+	rm -rf $(VENV) $(VENV)-3.* var .pytest_cache .ruff_cache .hypothesis node_modules
 
 # Extract every marked string (needs GNU gettext) for the Chinese and Thai catalogues.
 messages: install
