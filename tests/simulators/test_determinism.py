@@ -1,4 +1,9 @@
-"""The same seed and actions give the same digest in any process; other seeds do not."""
+"""The same seed and actions give the same digest in any process; other seeds do not.
+
+Under `make test`'s other Pythons (.ci/other-pythons), the other processes run
+PLAYGROUND_REFERENCE_PYTHON, .venv's interpreter: the same digests on every supported
+Python (tests/simulators/test_digests_across_pythons.py plays every lab's tour too).
+"""
 
 import json
 import os
@@ -12,6 +17,8 @@ from simulators.engine import digest_of
 from simulators.labs import LABS
 
 REPO = Path(__file__).resolve().parents[2]
+# the interpreter of the other processes: .venv's under make test's other Pythons
+OTHER_PYTHON = os.environ.get("PLAYGROUND_REFERENCE_PYTHON") or sys.executable
 OPTIONS = {"key_count": 5000, "partitions": 16384, "vnodes": 32}
 ACTIONS = [
     ("add_shard", {}),
@@ -49,7 +56,7 @@ def run_in_subprocess(
 ) -> dict:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps([seed, options, actions, slug])],
+        [OTHER_PYTHON, "-c", SCRIPT, json.dumps([seed, options, actions, slug])],
         cwd=REPO,
         env=env,
         capture_output=True,
