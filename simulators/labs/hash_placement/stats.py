@@ -6,7 +6,12 @@ from math import sqrt
 def spread(counts: list[int]) -> dict:
     """Mean, max, standard deviation and max/mean of keys per shard."""
     mean = sum(counts) / len(counts)
-    variance = sum((c - mean) ** 2 for c in counts) / len(counts)
+    # added left to right, as sum() did up to Python 3.11: from 3.12 sum() compensates
+    # the rounding of floats and can end in other last bits, so another digest
+    squares = 0.0
+    for c in counts:
+        squares += (c - mean) ** 2
+    variance = squares / len(counts)
     peak = max(counts)
     return {
         "mean": round(mean, 2),

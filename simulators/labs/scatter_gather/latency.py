@@ -79,7 +79,11 @@ def bisected_quantile_us(q: float, groups: tuple[tuple[int, int], ...]) -> float
     target = log(q)
     for _ in range(BISECTION_STEPS):
         middle = (low + high) / 2
-        below = sum(count * log(_normal.cdf(middle - off)) for off, count in offsets)
+        # added left to right, as sum() did up to Python 3.11 (3.12's compensated
+        # sum can end in other last bits, and a bisection step go the other way)
+        below = 0.0
+        for off, count in offsets:
+            below += count * log(_normal.cdf(middle - off))
         if below < target:
             low = middle
         else:
