@@ -9,7 +9,11 @@ restored from it shares those parts with every other.
 
 A part's key is a digest of its own pickle: the same part has the same key in every
 process, which is what lets a room's stored checkpoints (playground/store.py) refer
-to parts stored beside them.
+to parts stored beside them. Every process of one Python version, that is: 3.12 and
+3.13 pickle some parts to other bytes than 3.11 (they memoize a class name elsewhere),
+so a process on another Python stores such a part again, under its own key. What any
+supported Python stored, the others read back to the same lab
+(tests/server/test_checkpoints_across_pythons.py).
 """
 
 import functools
