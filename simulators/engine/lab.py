@@ -149,8 +149,9 @@ class Lab:
         raise NotImplementedError
 
     def state(self) -> dict:
-        """The full state the digest covers (defaults to the snapshot)."""
-        return self.snapshot()
+        """The full state the digest covers: the snapshot and every number the lab
+        shows. A lab whose hidden state matters (an RNG, a history) adds it."""
+        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
 
     def digest(self) -> str:
         """A hash of the canonical JSON of the state: equal states, equal digests."""

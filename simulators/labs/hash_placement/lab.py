@@ -282,10 +282,6 @@ class HashPlacementLab(Lab):
             }
         return {"total_keys": total, "schemes": schemes}
 
-    def state(self) -> dict:
-        """What the digest covers: the snapshot and every number the lab shows."""
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
-
 
 def _hash_fn_for(partitions: int) -> str:
     return "crc16" if partitions == REDIS_SLOTS else "murmur3"

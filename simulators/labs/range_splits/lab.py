@@ -308,10 +308,6 @@ class RangeSplitsLab(Lab):
             "moves": dict(self.moves),
         }
 
-    def state(self) -> dict:
-        """What the digest covers: the snapshot and every number the lab shows."""
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
-
 
 def _tagged(policy: str, events: list[dict], at_ms: int | None = None) -> list[dict]:
     """Events of one table, saying which (and when, in stream time)."""
