@@ -11,9 +11,9 @@ and its move are two moments apart, as MongoDB's balancer moves chunks after the
 """
 
 from simulators.engine.declaration import ActionError
+from simulators.engine.hashing import murmur
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
-from simulators.labs.hash_placement.hashing import murmur
 from simulators.labs.range_splits.cost import RangeSplitsCost
 from simulators.labs.range_splits.declaration import (
     ACTIONS,
