@@ -45,18 +45,17 @@ client never hears; the lab adds what the coordinator carried out when it recove
 Order inside the cluster is `step`, a counter bumped at every invoke and completion,
 so operations in one millisecond keep their order.
 
-Batch runs (`batch.py`) make the cluster `direct`: the same protocol, its messages and
-timers queued as plain tuples with their handlers instead of `Message` objects looked
-up by kind (`Cluster._go_direct`; a test holds it equal to the lab's way).
+Batch runs (`batch.py`) make the cluster `direct`: the same protocol on the network in
+batch mode, its messages and timers queued as plain tuples with their handlers instead
+of `Message` objects looked up by kind (`Network.go_batch`; a test holds it equal to
+the lab's way).
 """
 
-from collections import deque
-from heapq import heappop, heappush
 from random import Random
 
 from simulators.engine.clock import EventQueue
 from simulators.engine.i18n import gettext_noop as _
-from simulators.engine.network import DELIVER, TIMER, Latency, Network
+from simulators.engine.network import Latency, Network
 
 CLIENT, COORDINATOR, FLIGHTS, BOOKINGS = "client", "coordinator", "flights", "bookings"
 SHARDS = (FLIGHTS, BOOKINGS)
@@ -436,147 +435,48 @@ class Cluster:
         if direct:
             self._go_direct()
 
-    # -- batch runs: messages and timers as plain entries of the queue -------------
+    # -- batch runs: the network in batch mode ------------------------------------
 
     def _go_direct(self) -> None:
-        """Carry messages and timers on the queue as plain tuples, each with the
-        handler it will run, instead of a `Message` per message and a timer that the
-        network looks up by kind (batch runs; `record=False`).
+        """Put the network in batch mode (`Network.go_batch`: each message and timer
+        a plain entry of the queue carrying the handler it will run, instead of a
+        `Message` looked up by node and kind; batch runs, `record=False`).
 
-        The same queue, the same entries in the same order (`(time, priority, seq)`:
-        a message is `DELIVER`, a timer `TIMER`, `seq` the queue's counter), the same
-        latency draws from the network's RNG in the same order, the same counts
-        (`sent`, `delivered`, `lost`); a message to a stopped node is lost, a timer
-        of a node stopped since it was set never fires, as `Network` does. What is
-        missing is for drawing only: the network's `in_flight` (and snapshot) shows
-        no direct message; and this lab cuts no links. Run it with `run_until` (the
-        cluster's, not the network's). A test holds a direct run equal to one message
-        by message, crashes included (test_two_phase_commit_direct.py).
+        The same events in the same order, the same latency draws, the same counts;
+        what is missing is for drawing only (the network's `in_flight`). The three
+        long timers (client timeout, vote timeout, inquiry), one delay each, wait in
+        a lane each. A test holds a direct run equal to one message by message,
+        crashes included (test_two_phase_commit_direct.py).
         """
         net = self.network
-        # src -> dst -> kind -> (base delay, jitter span, handler at dst)
-        routes: dict = {}
-        for src in net.nodes:
-            routes[src] = {}
-            for dst, link in net._route[src].items():
-                latency = link.latency
-                if latency.tail_permille or not link.up:
-                    raise ValueError("a direct cluster draws no tails, cuts no links")
-                span = latency.jitter_ms + 1 if latency.jitter_ms else 0
-                bound = {k: f.__get__(self) for k, f in _DELIVER[dst].items()}
-                routes[src][dst] = {
-                    k: (latency.base_ms, span, bound.get(k, _ignore)) for k in KINDS
-                }
-        self._timer_kinds = timer_kinds = {
-            k: f.__get__(self) for k, f in _TIMERS.items()
-        }
-        queue, clock, random = net.queue, net._clock, net.rng.random
-        heap, nodes, stopped = queue._heap, net.nodes, net.stopped
-        workload_timer = self._workload_timer
-        # The long timers, each with one delay, fire in the order they were set: each
-        # waits in its lane and only the first of a lane is in the heap, which stays
-        # as small as the messages keep it (the next is pushed when it is popped:
-        # the heap still pops every entry in `(time, priority, seq)` order).
-        lanes = {ms: deque() for ms in (CLIENT_TIMEOUT_MS, VOTE_TIMEOUT_MS, INQUIRY_MS)}
-
-        # closures, not methods: their names are cells, not attributes of self
+        net.go_batch(
+            {
+                node: {kind: f.__get__(self) for kind, f in handlers.items()}
+                for node, handlers in _DELIVER.items()
+            },
+            {kind: f.__get__(self) for kind, f in _TIMERS.items()},
+            lanes=(CLIENT_TIMEOUT_MS, VOTE_TIMEOUT_MS, INQUIRY_MS),
+        )
+        batch_send = net.send
 
         def send(txn, src, dst, kind, payload, protocol=False) -> None:
-            """`send` of a direct cluster: `Network.send`'s draw, one tuple queued."""
+            """`send` of a direct cluster: the network's batch send, counted."""
             if txn is not None and protocol:
                 txn.messages += 1
-            if stopped and src in stopped:
-                raise ValueError(f"stopped node {src!r} cannot send")
-            base, span, handler = routes[src][dst][kind]
-            delay = base + int(random() * span) if span else base
-            net._next_id += 1
-            seq = queue._seq
-            queue._seq = seq + 1
-            at = clock.now_ms + (delay if delay > 1 else 1)
-            heappush(heap, (at, DELIVER, seq, handler, dst, src, payload, None))
-
-        def set_timer(node: str, delay_ms: int, kind: str, payload) -> None:
-            """`set_timer` of a direct cluster: one tuple queued, its handler in it."""
-            try:
-                handler = timer_kinds[kind]
-            except KeyError:
-                handler = workload_timer(kind)
-            where = nodes[node]
-            seq = queue._seq
-            queue._seq = seq + 1
-            at = clock.now_ms + delay_ms
-            lane = lanes.get(delay_ms)
-            entry = (at, TIMER, seq, handler, where, where.epoch, payload, lane)
-            if lane is None:
-                heappush(heap, entry)
-            elif lane:
-                lane.append(entry)  # behind the one of its lane in the heap
-            else:
-                lane.append(entry)
-                heappush(heap, entry)
+            batch_send(src, dst, kind, payload)
 
         self.send = send  # type: ignore[method-assign]
-        self.set_timer = set_timer  # type: ignore[method-assign]
-
-    def _workload_timer(self, kind: str):
-        """A direct timer's handler for a kind of the workload's (`timer_handlers`,
-        looked up when it fires, as `_on_timer` does)."""
-        handlers = self.timer_handlers
-
-        def fire(_node: str, payload) -> None:
-            handler = handlers.get(kind)
-            if handler is not None:
-                handler(payload)
-
-        self._timer_kinds[kind] = fire
-        return fire
+        self.set_timer = net.set_timer  # type: ignore[method-assign]
 
     def run_until(self, until_ms: int) -> int:
-        """Run every message and timer due by `until_ms`; how many events ran (as
-        `Network.run_until`, which a cluster that is not direct runs)."""
-        net = self.network
-        if not self.direct:
-            return net.run_until(until_ms)
-        if until_ms.__class__ is not int:
-            raise ValueError("until_ms must be an integer")
-        heap, clock, stopped = net.queue._heap, net._clock, net.stopped
-        ran = delivered = lost = last = 0
-        try:
-            while heap:
-                entry = heappop(heap)
-                at, timer, _seq, handler, node, other, payload, lane = entry
-                if at > until_ms:  # the first past the window: back where it was
-                    heappush(heap, entry)
-                    break
-                clock.now_ms = at
-                ran += 1
-                if timer:  # node: the Node, other: its epoch when the timer was set
-                    if lane is not None:  # the next of its lane takes its place
-                        lane.popleft()
-                        if lane:
-                            heappush(heap, lane[0])
-                    if node.epoch == other and node.up:
-                        handler(node.id, payload)
-                elif stopped and node in stopped:
-                    lost += 1  # arrived at a stopped node
-                else:  # node: where it arrives, other: where it came from
-                    delivered += 1
-                    last = at
-                    handler(node, other, payload)
-        finally:
-            net.delivered += delivered
-            net.lost += lost
-            if delivered:
-                net.last_delivery_ms = max(net.last_delivery_ms, last)
-        if clock.now_ms < until_ms:
-            clock.now_ms = until_ms
-        return ran
+        """Run every message and timer due by `until_ms`; how many events ran."""
+        return self.network.run_until(until_ms)
 
     # -- helpers -------------------------------------------------------------------
 
     @property
     def now_ms(self) -> int:
-        return self.network._clock.now_ms
+        return self.network.clock.now_ms
 
     def up(self, node: str) -> bool:
         return self.network.nodes[node].up
@@ -607,7 +507,7 @@ class Cluster:
         self.next_id += 1
         one = len(parts) == 1
         route = next(iter(parts)) if one else COORDINATOR
-        now = self.network._clock.now_ms
+        now = self.network.clock.now_ms
         op = Operation(op_id, client, kind, f, value, (now, self.step), route)
         ops = self.ops
         ops.append(op)
@@ -649,7 +549,7 @@ class Cluster:
         self.step += 1
         op.closed = True
         op.outcome, op.reason = outcome, reason
-        op.complete = (self.network._clock.now_ms, self.step)
+        op.complete = (self.network.clock.now_ms, self.step)
         if value is not None:
             op.value = value
         del self.open[op.id]
@@ -690,7 +590,7 @@ class Cluster:
     def _txn_done(self, txn: Txn, crashed: bool = False) -> None:
         """The transaction reached its end (committed and acknowledged, or aborted);
         `crashed`: its coordinator crashed on the way (its bill is no example)."""
-        txn.done_ms = self.network._clock.now_ms
+        txn.done_ms = self.network.clock.now_ms
         if txn.state in ("committed", "aborted"):
             self.tally[txn.state] += 1
         if self.unresolved:
@@ -1025,7 +925,7 @@ class Cluster:
         if len(waiting) >= QUEUE_LIMIT and not shard.can_lock(rows, waiting):
             self._shard_refuses(shard, kind, txn, src, "busy")
             return
-        request = Request(txn_id, rows, kind, src, self.network._clock.now_ms)
+        request = Request(txn_id, rows, kind, src, self.network.clock.now_ms)
         if waiting or shard.pumping:
             waiting.append(request)
             self._pump(shard)
@@ -1355,15 +1255,6 @@ class Cluster:
             for a in range(1, ACCOUNTS + 1)
             if account_shard(a) == shard.name
         )
-
-
-# every kind of message the cluster sends
-KINDS = ("begin", "request", "prepare", "vote", "commit", "abort", "ack")
-KINDS += ("inquire", "done", "reply")
-
-
-def _ignore(*_args) -> None:
-    """A message or timer nobody handles."""
 
 
 # what each node does with each kind of message, and each kind of timer: plain
