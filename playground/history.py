@@ -27,7 +27,7 @@ cut, a booking, a step) with the clock's ticks that follow it until the next one
 that plays logs an `advance` ten times a second, so a few clicks and five seconds of
 play make 165 actions but three moments. The moments are kept here as actions are
 applied and sent with the timeline, so a page, a link's room and a class step by the
-same ones (`starts_moment`, `History.as_dict`).
+same ones (`Lab.starts_moment`, `History.as_dict`).
 """
 
 import bisect
@@ -58,25 +58,18 @@ STORED_CHECKPOINT_WORK = int(
 )
 UNSTORED_KEPT = 4  # stored checkpoints waiting to be written, at most
 MAX_FORKS_KEPT = 8
-# Actions that start no moment: the clock's own tick, and the playback settings.
-NOT_MOMENTS = frozenset({"advance", "play", "pause", "set_speed"})
 # A timeline lists at most this many moments, around the cursor (`History.as_dict`).
 MOMENTS_SENT = 200
 
-
-def starts_moment(name: str) -> bool:
-    """Whether an action of this name starts a moment of the timeline.
-
-    A moment is something a person did to the simulated state, and what the clock then
-    made of it. `advance` is the room clock's own tick: it belongs to the moment before
-    it. `step` is a person moving time to the next event (pausing to step through a
-    write's deliveries one by one is the reason to pause): a moment. `play`, `pause`
-    and `set_speed` change how the room plays, not what the lab holds: the state just
-    before and just after one is the same, so a stop there would show nothing new,
-    and people press them while watching the moment they are in, which they belong
-    to. Every action of a lab without a clock is a moment.
-    """
-    return name not in NOT_MOMENTS
+# Which actions start a moment is the lab's declaration (`ActionSpec.moment`, read by
+# `Lab.starts_moment`). A moment is something a person did to the simulated state, and
+# what the clock then made of it. `advance` is the room clock's own tick: it belongs to
+# the moment before it. `step` is a person moving time to the next event (pausing to
+# step through a write's deliveries one by one is the reason to pause): a moment.
+# `play`, `pause` and `set_speed` change how the room plays, not what the lab holds:
+# the state just before and just after one is the same, so a stop there would show
+# nothing new, and people press them while watching the moment they are in, which they
+# belong to. Every action of a lab without a clock is a moment.
 
 
 @dataclass(frozen=True)
@@ -215,7 +208,7 @@ class History:
         forked = []
         if not self.at_end:
             forked = [self._fork()]
-        if starts_moment(name):
+        if self.lab_class.starts_moment(name):
             self.moments.append(len(self.actions))
         self.actions.append(entry if entry is not None else Entry(0, name, args))
         self.cursor += 1

@@ -85,6 +85,21 @@ class Lab:
         )
 
     @classmethod
+    def actions_in(cls, group: str) -> tuple[str, ...]:
+        """The names of the lab's actions in `group` (see `ActionSpec.group`): "clock"
+        gives the room clock's tick, if the lab has a clock."""
+        return tuple(spec.name for spec in cls.actions if spec.group == group)
+
+    @classmethod
+    def starts_moment(cls, name: str) -> bool:
+        """Whether doing action `name` starts a moment of the room's timeline
+        (`ActionSpec.moment`; a name the lab does not know, a room's own, does)."""
+        for spec in cls.actions:
+            if spec.name == name:
+                return spec.moment
+        return True
+
+    @classmethod
     def declaration(cls) -> dict:
         """Options and actions as JSON-safe data: the control panel is built from it."""
         return {

@@ -165,3 +165,22 @@ def reaching_in_at(package: Path, engine: set[str]) -> list[str]:
         return reaching_in(package, engine)
     finally:
         SIMULATORS = kept
+
+
+# -- what the web layer reads from the declaration --------------------------------
+
+
+def test_the_clock_and_the_settings_are_declared_not_named():
+    """The room clock's tick is the one "clock" action; it and the playback settings
+    start no moment of the timeline; everything else does (a `step` too)."""
+    for slug, lab_class in LABS.items():
+        names = [spec.name for spec in lab_class.actions]
+        quiet = [name for name in names if not lab_class.starts_moment(name)]
+        if getattr(lab_class, "clocked", False):
+            assert lab_class.actions_in("clock") == ("advance",), slug
+            assert sorted(quiet) == ["advance", "pause", "play", "set_speed"], slug
+            assert "step" in lab_class.actions_in("timeline"), slug
+        else:
+            assert lab_class.actions_in("clock") == (), slug
+            assert quiet == [], slug
+        assert lab_class.starts_moment("seek"), slug  # the room's own: a moment
