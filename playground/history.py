@@ -39,7 +39,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from playground import checkpoints
+from playground import checkpoints, graph_sql
 from playground.checkpoints import Parts, key_of
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
@@ -72,6 +72,12 @@ MOMENTS_SENT = 200
 # belong to. Every action of a lab without a clock is a moment.
 
 
+def new_lab(lab_class: type[Lab], seed: int) -> Lab:
+    """A fresh lab with what the playground gives it besides its options
+    (`Lab.hosted`: graph-traversal's SQL database, playground/graph_sql.py)."""
+    return lab_class(seed=seed, **graph_sql.lab_arguments(lab_class))
+
+
 @dataclass(frozen=True)
 class Entry:
     """One logged action."""
@@ -89,7 +95,7 @@ class History:
     def __init__(self, lab_class: type[Lab], seed: int) -> None:
         self.lab_class = lab_class
         self.seed = seed
-        self.lab = lab_class(seed=seed)
+        self.lab = new_lab(lab_class, seed)
         self.actions: list[Entry] = []
         self.cursor = 0
         # where in `actions` each moment's action sits (sorted): the cursor just before
@@ -318,7 +324,7 @@ class History:
         elif where == "checkpoint":
             lab = self.parts.loads(self._pickles[start])
         else:
-            lab = self.lab_class(seed=self.seed)
+            lab = new_lab(self.lab_class, self.seed)
         last = start
         for position in range(start + 1, to + 1):
             entry = self.actions[position - 1]
@@ -401,7 +407,7 @@ class History:
 
     def replay(self) -> Lab:
         """A fresh lab with the current branch's actions up to the cursor applied."""
-        lab = self.lab_class(seed=self.seed)
+        lab = new_lab(self.lab_class, self.seed)
         for entry in self.actions[: self.cursor]:
             lab.apply(entry.name, entry.args)
         return lab
@@ -544,7 +550,7 @@ def materialized(history: History) -> History:
             history._drop(position)
         history._indexes.clear()
         history._last = history._stored_last = 0
-        history.lab = history.lab_class(seed=history.seed)
+        history.lab = new_lab(history.lab_class, history.seed)
         history.lab = history._lab_at(to)
     finally:
         history.cursor = to

@@ -37,6 +37,10 @@ class Lab:
     # costs and a bystander's wait under attack run them (tests/simulators/
     # test_stress.py checks every lab declares steps that apply and reach heavy work)
     stress: ClassVar[tuple[tuple[str, dict], ...]] = ()
+    # keyword arguments the host (the playground) may give the lab besides its
+    # options: what the server provides, never the visitor, and never part of the
+    # state (graph-traversal's `sql_database`)
+    hosted: ClassVar[tuple[str, ...]] = ()
     # declared costs (simulators/engine/cost.py): of making the lab, of showing a
     # state (snapshot, metrics, digest), and of actions (the model)
     creation_cost: ClassVar[int] = 1_000
