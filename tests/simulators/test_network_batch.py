@@ -225,3 +225,58 @@ def test_batch_mode_starts_on_an_empty_queue_and_cuts_no_links():
     net.go_batch({}, {})
     with pytest.raises(ValueError, match="cuts no links"):
         net.cut("A-B")
+
+
+@pytest.mark.parametrize(
+    "latency",
+    [
+        Latency(10, 20),
+        Latency(0, 2),
+        Latency(7),
+        Latency(0),
+        Latency(5, 3, tail_permille=100, tail_ms=250),
+        Latency(1, 0, tail_permille=1000, tail_ms=9),
+    ],
+)
+def test_every_inlined_draw_is_latency_draw(latency):
+    """`send`, `draw_delay` and batch mode's `send` draw a delay inline (the hottest
+    lines of a batch run): each draws what `Latency.draw` draws, in the same order."""
+    rng = make_rng(9, "network")
+    expected = [latency.draw(rng) for _ in range(400)]
+
+    def network(batch: bool = False) -> Network:
+        net = Network(
+            EventQueue(),
+            make_rng(9, "network"),
+            ("A", "B"),
+            (("A", "B", latency),),
+            on_message=lambda m: None,
+            record=False,
+        )
+        if batch:
+            arrived = []
+            net.go_batch({"B": {"m": lambda *a: arrived.append(net.clock.now_ms)}}, {})
+            net.arrived = arrived  # type: ignore[attr-defined]
+        return net
+
+    sent = network()
+    assert [
+        (m := sent.send("A", "B", "m")).arrive_ms - m.sent_ms for _ in range(400)
+    ] == expected
+    drawn = network()
+    assert [drawn.draw_delay("A", "B") for _ in range(400)] == expected
+    if latency.tail_permille:
+        return  # batch mode draws no tails (it refuses them)
+    batch = network(batch=True)
+    for _ in range(400):
+        batch.send("A", "B", "m")
+        batch.run_until(batch.clock.now_ms + 10_000)
+        batch.clock.now_ms += 1  # each from a new moment: arrivals stay apart
+    assert [
+        at - sent_at
+        for at, sent_at in zip(
+            batch.arrived,  # type: ignore[attr-defined]
+            [10_001 * i for i in range(400)],
+            strict=True,
+        )
+    ] == expected
