@@ -522,8 +522,8 @@ class Network:
             seq = queue._seq
             queue._seq = seq + 1
             lane = lane_of.get(delay_ms)
-            entry = (clock.now_ms + delay_ms, TIMER, seq, handler, node, node.epoch)
-            entry += (payload, lane)
+            at = clock.now_ms + delay_ms
+            entry = (at, TIMER, seq, handler, node, node.epoch, payload, lane)
             if lane is None:
                 heappush(heap, entry)
             elif lane:
