@@ -438,8 +438,9 @@ class Network:
         heap nothing (they fire in the order they were set, as the heap would fire
         them).
 
-        From then on `send` (it returns None), `set_timer` and `run_until` are the
-        batch versions. Everything else is as message by message: the same entries
+        From then on `send` (it returns None and takes `tally`, not `info`: see
+        there), `set_timer` and `run_until` are the batch versions. Everything else
+        is as message by message: the same entries
         `(time, priority, seq)` in the same order, the same latency draws from `rng`
         in the same order, the same counts (`sent`, `delivered`, `lost`,
         `last_delivery_ms`); a message to a stopped node is lost, a timer of a node
@@ -485,8 +486,13 @@ class Network:
             found = routes[src][dst][kind] = (latency.base_ms, span, _ignore)
             return found
 
-        def send(src, dst, kind, payload=None, info=None) -> None:
-            """`send` in batch mode: `Network.send`'s draw, one tuple queued."""
+        def send(src, dst, kind, payload=None, tally=None) -> None:
+            """`send` in batch mode: `Network.send`'s draw, one tuple queued. It
+            takes no `info` (nothing is recorded); `tally`, when given, is what the
+            message is billed to: its `messages` goes up by one (a transaction's
+            messages, counted here for want of a call around this one)."""
+            if tally is not None:
+                tally.messages += 1
             if stopped and src in stopped:
                 raise ValueError(f"stopped node {src!r} cannot send")
             try:

@@ -280,3 +280,16 @@ def test_every_inlined_draw_is_latency_draw(latency):
             strict=True,
         )
     ] == expected
+
+
+def test_a_batch_message_is_billed_to_its_tally():
+    class Bill:
+        messages = 0
+
+    bill = Bill()
+    net = refused_network()
+    net.go_batch({}, {})
+    net.send("A", "B", "m", 1, bill)
+    net.send("A", "B", "m", 2)
+    net.send("B", "A", "m", 3, tally=bill)
+    assert (bill.messages, net.sent) == (2, 3)

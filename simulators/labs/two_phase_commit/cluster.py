@@ -457,15 +457,8 @@ class Cluster:
             {kind: f.__get__(self) for kind, f in _TIMERS.items()},
             lanes=(CLIENT_TIMEOUT_MS, VOTE_TIMEOUT_MS, INQUIRY_MS),
         )
-        batch_send = net.send
-
-        def send(txn, src, dst, kind, payload, protocol=False) -> None:
-            """`send` of a direct cluster: the network's batch send, counted."""
-            if txn is not None and protocol:
-                txn.messages += 1
-            batch_send(src, dst, kind, payload)
-
-        self.send = send  # type: ignore[method-assign]
+        # the network's own, called straight: batch mode's `send` bills `tally` too
+        self.send = net.send  # type: ignore[method-assign]
         self.set_timer = net.set_timer  # type: ignore[method-assign]
 
     def run_until(self, until_ms: int) -> int:
@@ -486,9 +479,11 @@ class Cluster:
             event["at_ms"] = self.now_ms
             self.network.events.append(event)
 
-    def send(self, txn: Txn | None, src, dst, kind, payload, protocol=False) -> None:
-        if txn is not None and protocol:
-            txn.messages += 1
+    def send(self, src, dst, kind, payload, tally: Txn | None = None) -> None:
+        """Send a message of the protocol; `tally`: the transaction whose bill it is
+        on (its `messages`), as batch mode's `send` counts it."""
+        if tally is not None:
+            tally.messages += 1
         info = {"txn": payload[0]} if self.record else None
         self.network.send(src, dst, kind, payload, info)
 
@@ -536,9 +531,9 @@ class Cluster:
             self._forget(txn)
             return op
         if one:
-            self.send(txn, CLIENT, route, "request", (op_id, "one"))
+            self.send(CLIENT, route, "request", (op_id, "one"))
         else:
-            self.send(txn, CLIENT, COORDINATOR, "begin", (op_id,))
+            self.send(CLIENT, COORDINATOR, "begin", (op_id,))
         self.set_timer(CLIENT, CLIENT_TIMEOUT_MS, "client_timeout", op_id)
         return op
 
@@ -648,7 +643,7 @@ class Cluster:
     def _timer_inquire(self, node: str, txn_id: int) -> None:
         if txn_id in self.shards[node].prepared:
             txn = self.txns.get(txn_id)
-            self.send(txn, node, COORDINATOR, "inquire", (txn_id,), True)
+            self.send(node, COORDINATOR, "inquire", (txn_id,), txn)
             self.set_timer(node, INQUIRY_MS, "inquire", txn_id)
 
     # -- the client ----------------------------------------------------------------
@@ -677,7 +672,7 @@ class Cluster:
         txn.state = "voting"
         txn.round_trips += 1
         for shard in txn.shards:
-            self.send(txn, COORDINATOR, shard, "prepare", (txn.id,), True)
+            self.send(COORDINATOR, shard, "prepare", (txn.id,), txn)
         self.set_timer(COORDINATOR, VOTE_TIMEOUT_MS, "vote_timeout", txn.id)
 
     def _coordinator_vote(self, node: str, src: str, payload) -> None:
@@ -717,7 +712,7 @@ class Cluster:
                 "presumed": presumed,
             }
         )
-        self.send(self.txns.get(txn_id), COORDINATOR, src, answer, (txn_id,), True)
+        self.send(COORDINATOR, src, answer, (txn_id,), self.txns.get(txn_id))
 
     def _coordinator_done(self, node: str, src: str, payload) -> None:
         """Independent mode: one half answered."""
@@ -771,7 +766,7 @@ class Cluster:
                 and self._spring("between_shards", txn)
             ):
                 return
-            self.send(txn, COORDINATOR, shard, decision, (txn.id,), True)
+            self.send(COORDINATOR, shard, decision, (txn.id,), txn)
 
     def _decide_abort(self, txn: Txn, reason: str) -> None:
         coord = self.coordinator
@@ -792,12 +787,12 @@ class Cluster:
         self._reply(txn, "fail", reason)
         txn.round_trips += 1
         for shard in txn.shards:
-            self.send(txn, COORDINATOR, shard, "abort", (txn.id,), True)
+            self.send(COORDINATOR, shard, "abort", (txn.id,), txn)
         del coord.txns[txn.id]
         self._txn_done(txn)
 
     def _reply(self, txn: Txn, outcome: str, value) -> None:
-        self.send(None, COORDINATOR, CLIENT, "reply", (txn.id, outcome, value))
+        self.send(COORDINATOR, CLIENT, "reply", (txn.id, outcome, value))
 
     def _read_value(self, txn: Txn):
         if txn.f != "read":
@@ -846,7 +841,7 @@ class Cluster:
         if txn.f == "read":
             txn.round_trips += 1
             for shard in txn.shards:
-                self.send(txn, COORDINATOR, shard, "request", (txn.id, "one"), True)
+                self.send(COORDINATOR, shard, "request", (txn.id, "one"), txn)
             return
         # the debit first: the half that can be refused
         debit = next(
@@ -854,7 +849,7 @@ class Cluster:
         )
         txn.first = debit
         txn.round_trips += 1
-        self.send(txn, COORDINATOR, debit, "request", (txn.id, "one"), True)
+        self.send(COORDINATOR, debit, "request", (txn.id, "one"), txn)
 
     @staticmethod
     def _is_debit(rows) -> bool:
@@ -885,7 +880,7 @@ class Cluster:
                 return
             other = next(s for s in txn.shards if s != shard)
             txn.round_trips += 1
-            self.send(txn, COORDINATOR, other, "request", (txn.id, "one"), True)
+            self.send(COORDINATOR, other, "request", (txn.id, "one"), txn)
             return
         txn.state = "committed"
         self._reply(txn, "ok", self._read_value(txn))
@@ -947,10 +942,16 @@ class Cluster:
             txn.state = "aborted"
             self._txn_done(txn)
         if kind == "prepare":
-            self.send(txn, shard.name, src, "vote", (txn.id, False, None), True)
+            self.send(shard.name, src, "vote", (txn.id, False, None), txn)
         else:
             reply = "reply" if src == CLIENT else "done"
-            self.send(txn, shard.name, src, reply, (txn.id, "fail", why), src != CLIENT)
+            self.send(
+                shard.name,
+                src,
+                reply,
+                (txn.id, "fail", why),
+                txn if src != CLIENT else None,
+            )
 
     def _pump(self, shard: Shard) -> None:
         """Grant, in order, every waiting request whose rows are free (a grant that
@@ -1044,9 +1045,7 @@ class Cluster:
                 self.emit(
                     {"type": "voted", "shard": shard.name, "txn": txn_id, "yes": True}
                 )
-            self.send(
-                txn, shard.name, request.reply_to, "vote", (txn_id, True, values), True
-            )
+            self.send(shard.name, request.reply_to, "vote", (txn_id, True, values), txn)
             self.set_timer(shard.name, INQUIRY_MS, "inquire", txn_id)
         else:
             shard.write_log("commit", txn_id, _names(request.rows))
@@ -1080,18 +1079,13 @@ class Cluster:
                 }
             )
         if request.reply_to == CLIENT:
-            self.send(txn, shard.name, CLIENT, "reply", (request.txn, "ok", None))
+            self.send(shard.name, CLIENT, "reply", (request.txn, "ok", None))
             if txn is not None:
                 txn.state = "committed"
                 self._txn_done(txn)
         else:
             self.send(
-                txn,
-                shard.name,
-                request.reply_to,
-                "done",
-                (request.txn, "ok", values),
-                True,
+                shard.name, request.reply_to, "done", (request.txn, "ok", values), txn
             )
         if shard.waiting:
             self._pump(shard)
@@ -1107,13 +1101,13 @@ class Cluster:
             if request.reads:
                 txn = self.txns.get(txn_id)
                 self._shard_release(shard, txn_id, "commit")
-                self.send(txn, shard.name, src, "ack", (txn_id,), True)
+                self.send(shard.name, src, "ack", (txn_id,), txn)
                 return
             request.granted = "committing"
             request.reply_to = src
             self.set_timer(shard.name, LOG_MS, "log_done", txn_id)
         elif shard.decided.get(txn_id) == "commit":
-            self.send(self.txns.get(txn_id), shard.name, src, "ack", (txn_id,), True)
+            self.send(shard.name, src, "ack", (txn_id,), self.txns.get(txn_id))
 
     def _shard_commit_logged(self, shard: Shard, request: Request) -> None:
         txn_id = request.txn
@@ -1129,7 +1123,7 @@ class Cluster:
             bill[node] = bill.get(node, 0) + 1
         shard.apply(request.rows)
         self._shard_release(shard, txn_id, "commit")
-        self.send(txn, shard.name, request.reply_to, "ack", (txn_id,), True)
+        self.send(shard.name, request.reply_to, "ack", (txn_id,), txn)
 
     def _shard_release(self, shard: Shard, txn_id: int, decision: str) -> None:
         """The decision arrived: the only way a prepared transaction lets go."""
@@ -1191,7 +1185,7 @@ class Cluster:
                 if shard.waiting:
                     self._pump(shard)
             shard.decided[txn_id] = "abort"
-        self.send(txn, shard.name, src, "ack", (txn_id,), True)
+        self.send(shard.name, src, "ack", (txn_id,), txn)
 
     # -- crashes ---------------------------------------------------------------------
 
@@ -1223,7 +1217,7 @@ class Cluster:
                 self.resent[txn_id] = []
                 txn = self.txns.get(txn_id)
                 for shard in shards:
-                    self.send(txn, COORDINATOR, shard, decision, (txn_id,), True)
+                    self.send(COORDINATOR, shard, decision, (txn_id,), txn)
             self.emit({"type": "recovered", "node": node, "resent": resent})
             return
         shard = self.shards[node]
@@ -1235,7 +1229,7 @@ class Cluster:
             shard.active[txn_id] = request
             asked.append(txn_id)
             txn = self.txns.get(txn_id)
-            self.send(txn, node, COORDINATOR, "inquire", (txn_id,), True)
+            self.send(node, COORDINATOR, "inquire", (txn_id,), txn)
             self.set_timer(node, INQUIRY_MS, "inquire", txn_id)
         self.emit({"type": "recovered", "node": node, "prepared": asked})
 
