@@ -41,12 +41,8 @@ from benchmarks.timing import (
     time_once,
 )
 from simulators.airline import Airline
-from simulators.labs.hash_placement.hashing import (
-    REDIS_SLOTS,
-    murmur,
-    murmur_many,
-    redis_slots,
-)
+from simulators.engine.hashing import murmur, murmur_many
+from simulators.labs.hash_placement.hashing import REDIS_SLOTS, redis_slots
 from simulators.labs.hash_placement.keyset import KeySet
 from simulators.labs.hash_placement.lab import HashPlacementLab
 from simulators.labs.hash_placement.placements import (

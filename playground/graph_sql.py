@@ -2,7 +2,9 @@
 
 The lab runs its generated SQL on an in-memory SQLite by default. When the
 playground's own database is PostgreSQL (several processes: docs/architecture.md),
-`install()` gives the lab a connection of its own to that database, in which each
+the playground makes the lab with `sql_database=postgres_routes` (`lab_arguments`,
+used by playground/history.py for every lab it makes): a connection of its own to
+that database, in which each
 graph lives in a TEMP `routes` table (its session's alone: nothing is written to
 the playground's tables), loaded again only when the graph or its index changes.
 The answers are the same on both (tests/multiprocess/test_graph_traversal_postgres.py);
@@ -13,6 +15,7 @@ import threading
 from contextlib import contextmanager
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 _lock = threading.Lock()
 _state: dict = {"connection": None, "loaded": None}
@@ -62,9 +65,16 @@ def postgres_routes(graph, index: bool):
         yield connection
 
 
-def install() -> None:
-    """Point the lab's SQL at PostgreSQL when the playground's database is one."""
-    from simulators.labs.graph_traversal import sql
-
-    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        sql.use_database(postgres_routes)
+def lab_arguments(lab_class) -> dict:
+    """What the playground gives a lab besides its options (`Lab.hosted`): the
+    database graph-traversal's SQL runs on, this PostgreSQL when the playground's
+    database is one (none otherwise: the lab's own in-memory SQLite)."""
+    if "sql_database" not in lab_class.hosted:
+        return {}
+    try:
+        engine = settings.DATABASES["default"]["ENGINE"]
+    except ImproperlyConfigured:  # a process without the playground's settings
+        return {}
+    if engine == "django.db.backends.postgresql":
+        return {"sql_database": postgres_routes}
+    return {}

@@ -27,7 +27,7 @@ cut, a booking, a step) with the clock's ticks that follow it until the next one
 that plays logs an `advance` ten times a second, so a few clicks and five seconds of
 play make 165 actions but three moments. The moments are kept here as actions are
 applied and sent with the timeline, so a page, a link's room and a class step by the
-same ones (`starts_moment`, `History.as_dict`).
+same ones (`Lab.starts_moment`, `History.as_dict`).
 """
 
 import bisect
@@ -39,7 +39,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from playground import checkpoints
+from playground import checkpoints, graph_sql
 from playground.checkpoints import Parts, key_of
 from simulators.engine.declaration import ActionError
 from simulators.engine.lab import Lab
@@ -58,25 +58,24 @@ STORED_CHECKPOINT_WORK = int(
 )
 UNSTORED_KEPT = 4  # stored checkpoints waiting to be written, at most
 MAX_FORKS_KEPT = 8
-# Actions that start no moment: the clock's own tick, and the playback settings.
-NOT_MOMENTS = frozenset({"advance", "play", "pause", "set_speed"})
 # A timeline lists at most this many moments, around the cursor (`History.as_dict`).
 MOMENTS_SENT = 200
 
+# Which actions start a moment is the lab's declaration (`ActionSpec.moment`, read by
+# `Lab.starts_moment`). A moment is something a person did to the simulated state, and
+# what the clock then made of it. `advance` is the room clock's own tick: it belongs to
+# the moment before it. `step` is a person moving time to the next event (pausing to
+# step through a write's deliveries one by one is the reason to pause): a moment.
+# `play`, `pause` and `set_speed` change how the room plays, not what the lab holds:
+# the state just before and just after one is the same, so a stop there would show
+# nothing new, and people press them while watching the moment they are in, which they
+# belong to. Every action of a lab without a clock is a moment.
 
-def starts_moment(name: str) -> bool:
-    """Whether an action of this name starts a moment of the timeline.
 
-    A moment is something a person did to the simulated state, and what the clock then
-    made of it. `advance` is the room clock's own tick: it belongs to the moment before
-    it. `step` is a person moving time to the next event (pausing to step through a
-    write's deliveries one by one is the reason to pause): a moment. `play`, `pause`
-    and `set_speed` change how the room plays, not what the lab holds: the state just
-    before and just after one is the same, so a stop there would show nothing new,
-    and people press them while watching the moment they are in, which they belong
-    to. Every action of a lab without a clock is a moment.
-    """
-    return name not in NOT_MOMENTS
+def new_lab(lab_class: type[Lab], seed: int) -> Lab:
+    """A fresh lab with what the playground gives it besides its options
+    (`Lab.hosted`: graph-traversal's SQL database, playground/graph_sql.py)."""
+    return lab_class(seed=seed, **graph_sql.lab_arguments(lab_class))
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ class History:
     def __init__(self, lab_class: type[Lab], seed: int) -> None:
         self.lab_class = lab_class
         self.seed = seed
-        self.lab = lab_class(seed=seed)
+        self.lab = new_lab(lab_class, seed)
         self.actions: list[Entry] = []
         self.cursor = 0
         # where in `actions` each moment's action sits (sorted): the cursor just before
@@ -215,7 +214,7 @@ class History:
         forked = []
         if not self.at_end:
             forked = [self._fork()]
-        if starts_moment(name):
+        if self.lab_class.starts_moment(name):
             self.moments.append(len(self.actions))
         self.actions.append(entry if entry is not None else Entry(0, name, args))
         self.cursor += 1
@@ -325,7 +324,7 @@ class History:
         elif where == "checkpoint":
             lab = self.parts.loads(self._pickles[start])
         else:
-            lab = self.lab_class(seed=self.seed)
+            lab = new_lab(self.lab_class, self.seed)
         last = start
         for position in range(start + 1, to + 1):
             entry = self.actions[position - 1]
@@ -408,7 +407,7 @@ class History:
 
     def replay(self) -> Lab:
         """A fresh lab with the current branch's actions up to the cursor applied."""
-        lab = self.lab_class(seed=self.seed)
+        lab = new_lab(self.lab_class, self.seed)
         for entry in self.actions[: self.cursor]:
             lab.apply(entry.name, entry.args)
         return lab
@@ -551,7 +550,7 @@ def materialized(history: History) -> History:
             history._drop(position)
         history._indexes.clear()
         history._last = history._stored_last = 0
-        history.lab = history.lab_class(seed=history.seed)
+        history.lab = new_lab(history.lab_class, history.seed)
         history.lab = history._lab_at(to)
     finally:
         history.cursor = to

@@ -3,10 +3,10 @@
 A link is `<version>.<payload>`. Version 1's payload is URL-safe base64 (no padding) of
 zlib-compressed JSON: `{"l": slug, "s": seed, "a": [[name, args?], ...], "c": cursor}`.
 Opening it replays the actions on a fresh lab with that seed and seeks to the cursor,
-so the same link gives the same digest in any process. Consecutive `advance` actions
-are merged when a link is made (running the clock to t1 and then to t2 runs the same
-events, at the same times, as running it to t2), which keeps the links of labs that
-played for a while short.
+so the same link gives the same digest in any process. Consecutive ticks of the room
+clock (`advance`, the lab's action of group "clock") are merged when a link is made
+(running the clock to t1 and then to t2 runs the same events, at the same times, as
+running it to t2), which keeps the links of labs that played for a while short.
 
 Every later version must keep opening version 1 links: add a decoder, never change
 this one. Anything that is not a valid link raises `LinkError` with a clear message;
@@ -64,11 +64,12 @@ def make_link(slug: str, seed: int, actions: list[Entry], cursor: int) -> str:
     """The link of a history: its actions (advances merged) and where the cursor is."""
     merged: list[list] = []
     cursor_after = 0
+    ticks = LABS[slug].actions_in("clock")  # the room clock's: `advance`
     for index, entry in enumerate(actions):
         if (
-            entry.name == "advance"
+            entry.name in ticks
             and merged
-            and merged[-1][0] == "advance"
+            and merged[-1][0] == entry.name
             and merged[-1][1]["ms"] + entry.args["ms"] <= MAX_ADVANCE_MS
             and index != cursor  # never merge across the cursor
         ):

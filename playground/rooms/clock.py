@@ -62,7 +62,8 @@ class RoomClock:
                 ms = round((now - last) * room.lab.speed)
                 last = now
                 ms = min(max(ms, 1), MAX_ADVANCE_MS)
-                await room.submit("advance", {"ms": ms}, None, tick=True)
+                tick = room.lab_class.actions_in("clock")[0]  # `advance`
+                await room.submit(tick, {"ms": ms}, None, tick=True)
         except asyncio.CancelledError:
             raise
         except Exception:

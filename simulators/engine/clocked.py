@@ -32,8 +32,8 @@ SPEED = Param(
 )
 
 PLAYBACK_ACTIONS = (
-    ActionSpec("play", _("Play"), group="timeline"),
-    ActionSpec("pause", _("Pause"), group="timeline"),
+    ActionSpec("play", _("Play"), group="timeline", moment=False),
+    ActionSpec("pause", _("Pause"), group="timeline", moment=False),
     ActionSpec(
         "step",
         _("Step"),
@@ -41,7 +41,7 @@ PLAYBACK_ACTIONS = (
         help=_("Jump to the next event."),
         cost=200,
     ),
-    ActionSpec("set_speed", _("Speed"), (SPEED,), group="timeline"),
+    ActionSpec("set_speed", _("Speed"), (SPEED,), group="timeline", moment=False),
     ActionSpec(
         "advance",
         _("Advance time"),
@@ -56,6 +56,7 @@ PLAYBACK_ACTIONS = (
             ),
         ),
         group="clock",
+        moment=False,
         help=_("Move simulated time forward; the room sends these while playing."),
         cost=200,
     ),

@@ -204,8 +204,14 @@ class ActionSpec:
     help: str = ""
     primary: bool = False  # shown next to the drawing, not only in the full panel
     # where the browser puts it: "" the control panel, "timeline" the playback bar,
-    # "clock" nowhere (sent by the room itself), "drawing" only by clicking the drawing
+    # "clock" nowhere (sent by the room itself), "drawing" only by clicking the drawing.
+    # A "clock" action is the room clock's tick: it takes one argument, `ms`, and two
+    # in a row do what one does with their sum (links merge them)
     group: str = ""
+    # whether doing it starts a moment of the room's timeline (playground/history.py):
+    # not for the clock's tick, nor for a playback setting (play, pause, the speed),
+    # which changes how the room plays and not what the lab holds
+    moment: bool = True
     # replay cost in work units (about a microsecond each; simulators/engine/cost.py);
     # a lab whose costs grow with its state says how in its own CostModel
     cost: int = 100

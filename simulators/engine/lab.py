@@ -37,6 +37,10 @@ class Lab:
     # costs and a bystander's wait under attack run them (tests/simulators/
     # test_stress.py checks every lab declares steps that apply and reach heavy work)
     stress: ClassVar[tuple[tuple[str, dict], ...]] = ()
+    # keyword arguments the host (the playground) may give the lab besides its
+    # options: what the server provides, never the visitor, and never part of the
+    # state (graph-traversal's `sql_database`)
+    hosted: ClassVar[tuple[str, ...]] = ()
     # declared costs (simulators/engine/cost.py): of making the lab, of showing a
     # state (snapshot, metrics, digest), and of actions (the model)
     creation_cost: ClassVar[int] = 1_000
@@ -83,6 +87,21 @@ class Lab:
         raise ActionError(
             "unknown_action", _("this lab has no action named %(action)r"), action=name
         )
+
+    @classmethod
+    def actions_in(cls, group: str) -> tuple[str, ...]:
+        """The names of the lab's actions in `group` (see `ActionSpec.group`): "clock"
+        gives the room clock's tick, if the lab has a clock."""
+        return tuple(spec.name for spec in cls.actions if spec.group == group)
+
+    @classmethod
+    def starts_moment(cls, name: str) -> bool:
+        """Whether doing action `name` starts a moment of the room's timeline
+        (`ActionSpec.moment`; a name the lab does not know, a room's own, does)."""
+        for spec in cls.actions:
+            if spec.name == name:
+                return spec.moment
+        return True
 
     @classmethod
     def declaration(cls) -> dict:
@@ -149,8 +168,9 @@ class Lab:
         raise NotImplementedError
 
     def state(self) -> dict:
-        """The full state the digest covers (defaults to the snapshot)."""
-        return self.snapshot()
+        """The full state the digest covers: the snapshot and every number the lab
+        shows. A lab whose hidden state matters (an RNG, a history) adds it."""
+        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
 
     def digest(self) -> str:
         """A hash of the canonical JSON of the state: equal states, equal digests."""

@@ -13,6 +13,9 @@ link is the lab's choice, made once for the network:
 A message that arrives at a stopped node is lost. Timers are local to a node and die
 with it: a node that stops forgets its timers (restarting does not bring them back).
 
+A batch run that sends millions of messages can put the network in batch mode
+(`go_batch`): the same events in the same order, without a `Message` each.
+
 The network records what happened as small JSON-safe events (`message_sent`,
 `message_delivered`, `message_lost`, `message_held`, `link_cut`, `link_healed`,
 `node_stopped`, `node_restarted`, `clock_skewed`) that a lab returns from `apply` and
@@ -22,7 +25,8 @@ Order is decided by integers only: nodes keep their declared order, links are so
 id, messages by id. Nothing iterates over a set of strings.
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 from random import Random
@@ -174,6 +178,10 @@ class Message:
         }
 
 
+def _ignore(*_args: Any) -> None:
+    """A batch message of a kind its node has no handler for."""
+
+
 _TOPOLOGIES: dict[tuple, tuple] = {}
 
 
@@ -229,7 +237,7 @@ class Network:
         if cut_policy not in CUT_POLICIES:
             raise ValueError(f"cut_policy must be one of {CUT_POLICIES}")
         self.queue = queue
-        self._clock = queue.clock
+        self.clock = queue.clock  # the queue's: `network.clock.now_ms` is now
         self.rng = rng
         self.cut_policy = cut_policy
         self.record = record
@@ -251,6 +259,7 @@ class Network:
         self.lost = 0
         self.last_delivery_ms = 0
         self._next_id = 1
+        self.batch = False  # `go_batch`: messages and timers as plain queue entries
 
     @property
     def in_flight(self) -> dict[int, "Message"]:
@@ -355,7 +364,7 @@ class Network:
         if delay < 1:
             delay = 1
         queue = self.queue
-        now = self._clock.now_ms
+        now = self.clock.now_ms
         message_id = self._next_id
         message = Message(
             message_id, src, dst, kind, now, now + delay, info, payload, link
@@ -407,6 +416,170 @@ class Network:
             raise ValueError(f"no link between {a!r} and {b!r}")
         return link
 
+    # -- batch mode -----------------------------------------------------------------
+
+    def go_batch(
+        self,
+        deliver: Mapping[str, Mapping[str, Callable[[str, str, Any], None]]],
+        timers: Mapping[str, Callable[[str, Any], None]],
+        *,
+        lanes: Iterable[int] = (),
+    ) -> None:
+        """Carry messages and timers as plain queue entries, each holding the handler
+        it will run, instead of a `Message` each and a look-up by kind: for batch runs
+        that send millions of messages (two-phase-commit's bank workload).
+
+        `deliver[node][kind](node, src, payload)` runs when a message of `kind`
+        arrives at a running `node` (a kind `node` has no handler for is dropped on
+        arrival, still counted as delivered); `timers[kind](node, payload)` when a
+        timer of `kind` fires (other kinds go to `on_timer`). Timers whose delay is
+        one of `lanes` wait in a first-in first-out lane per delay, only the first of
+        a lane in the heap: a long timeout set for every operation then costs the
+        heap nothing (they fire in the order they were set, as the heap would fire
+        them).
+
+        From then on `send` (it returns None and takes `tally`, not `info`: see
+        there), `set_timer` and `run_until` are the batch versions. Everything else
+        is as message by message: the same entries
+        `(time, priority, seq)` in the same order, the same latency draws from `rng`
+        in the same order, the same counts (`sent`, `delivered`, `lost`,
+        `last_delivery_ms`); a message to a stopped node is lost, a timer of a node
+        stopped since it was set never fires. What is missing is for drawing only:
+        nothing is recorded (`record=False`), and `in_flight` (so the snapshot) shows
+        no batch message. Links are lossless, without a slow tail, and stay up (`cut`
+        refuses); the queue is run by the network's `run_until` alone, and must be
+        empty when batch mode starts. tests/simulators/test_network_batch.py holds
+        batch runs equal to message-by-message ones.
+        """
+        if self.record:
+            raise ValueError("a network in batch mode records nothing: record=False")
+        if len(self.queue):
+            raise ValueError("batch mode starts on an empty queue")
+        kinds: dict[str, bool] = {}
+        for handlers in deliver.values():
+            kinds.update(dict.fromkeys(handlers))
+        # src -> dst -> kind -> (base delay, jitter span, handler at dst)
+        routes: dict[str, dict[str, dict[str, tuple]]] = {}
+        for src, out in self._route.items():
+            routes[src] = {}
+            for dst, link in out.items():
+                latency = link.latency
+                if latency.tail_permille or link.loss_permille or not link.up:
+                    raise ValueError("batch mode draws no tails and loses nothing")
+                span = latency.jitter_ms + 1 if latency.jitter_ms else 0
+                at_dst = deliver.get(dst, {})
+                routes[src][dst] = {
+                    kind: (latency.base_ms, span, at_dst.get(kind, _ignore))
+                    for kind in kinds
+                }
+        timer_kinds = dict(timers)
+        lane_of = {delay: deque() for delay in lanes}
+        queue, clock, random = self.queue, self.clock, self.rng.random
+        heap, nodes, stopped = queue._heap, self.nodes, self.stopped
+        network = self
+
+        def unknown_kind(src: str, dst: str, kind: str) -> tuple:
+            """The route of a kind no node handles: dropped on arrival."""
+            link = self._route.get(src, {}).get(dst) or self.link_between(src, dst)
+            latency = link.latency
+            span = latency.jitter_ms + 1 if latency.jitter_ms else 0
+            found = routes[src][dst][kind] = (latency.base_ms, span, _ignore)
+            return found
+
+        def send(src, dst, kind, payload=None, tally=None) -> None:
+            """`send` in batch mode: `Network.send`'s draw, one tuple queued. It
+            takes no `info` (nothing is recorded); `tally`, when given, is what the
+            message is billed to: its `messages` goes up by one (a transaction's
+            messages, counted here for want of a call around this one)."""
+            if tally is not None:
+                tally.messages += 1
+            if stopped and src in stopped:
+                raise ValueError(f"stopped node {src!r} cannot send")
+            try:
+                base, span, handler = routes[src][dst][kind]
+            except KeyError:
+                base, span, handler = unknown_kind(src, dst, kind)
+            delay = base + int(random() * span) if span else base
+            network._next_id += 1
+            seq = queue._seq
+            queue._seq = seq + 1
+            at = clock.now_ms + (delay if delay > 1 else 1)
+            heappush(heap, (at, DELIVER, seq, handler, dst, src, payload, None))
+
+        def timer_for(kind: str) -> Callable[[str, Any], None]:
+            """The handler of a timer kind `timers` does not name: `on_timer`'s."""
+            on_timer = self.on_timer
+
+            def fire(node: str, payload: Any) -> None:
+                if on_timer is not None:
+                    on_timer(node, kind, payload)
+
+            timer_kinds[kind] = fire
+            return fire
+
+        def set_timer(node_id: str, delay_ms: int, kind: str, payload=None) -> None:
+            """`set_timer` in batch mode: one tuple queued, its handler in it (the
+            delay, a whole number of milliseconds, is the lab's and not checked)."""
+            try:
+                handler = timer_kinds[kind]
+            except KeyError:
+                handler = timer_for(kind)
+            node = nodes[node_id]
+            seq = queue._seq
+            queue._seq = seq + 1
+            lane = lane_of.get(delay_ms)
+            at = clock.now_ms + delay_ms
+            entry = (at, TIMER, seq, handler, node, node.epoch, payload, lane)
+            if lane is None:
+                heappush(heap, entry)
+            elif lane:
+                lane.append(entry)  # behind the one of its lane in the heap
+            else:
+                lane.append(entry)
+                heappush(heap, entry)
+
+        def run_until(until_ms: int) -> int:
+            """`run_until` in batch mode: every message and timer due by
+            `until_ms`; how many ran."""
+            if until_ms.__class__ is not int:
+                raise ValueError("until_ms must be an integer")
+            ran = delivered = lost = last = 0
+            try:
+                while heap:
+                    entry = heappop(heap)
+                    at, timer, _seq, handler, node, other, payload, lane = entry
+                    if at > until_ms:  # the first past the window: back where it was
+                        heappush(heap, entry)
+                        break
+                    clock.now_ms = at
+                    ran += 1
+                    if timer:  # node: the Node, other: its epoch when it was set
+                        if lane is not None:  # the next of its lane takes its place
+                            lane.popleft()
+                            if lane:
+                                heappush(heap, lane[0])
+                        if node.epoch == other and node.up:
+                            handler(node.id, payload)
+                    elif stopped and node in stopped:
+                        lost += 1  # arrived at a stopped node
+                    else:  # node: where it arrives, other: where it came from
+                        delivered += 1
+                        last = at
+                        handler(node, other, payload)
+            finally:
+                network.delivered += delivered
+                network.lost += lost
+                if delivered and last > network.last_delivery_ms:
+                    network.last_delivery_ms = last
+            if clock.now_ms < until_ms:
+                clock.now_ms = until_ms
+            return ran
+
+        self.batch = True
+        self.send = send  # type: ignore[method-assign]
+        self.set_timer = set_timer  # type: ignore[method-assign]
+        self.run_until = run_until  # type: ignore[method-assign]
+
     # -- faults ---------------------------------------------------------------------
 
     def find_link(self, lid: Any) -> Link:
@@ -440,6 +613,8 @@ class Network:
     def cut(self, lid: str) -> Link:
         """Cut a link: what is on it now is lost or held, as the policy says."""
         link = self.find_link(lid)
+        if self.batch:
+            raise ValueError("a network in batch mode cuts no links")
         if not link.up:
             return link
         link.up = False

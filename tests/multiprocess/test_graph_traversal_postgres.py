@@ -164,12 +164,10 @@ def test_the_lab_runs_its_sql_on_the_playgrounds_postgres(database_url, settings
     from simulators.labs.graph_traversal import GraphTraversalLab
 
     settings.DATABASES = {"default": dj_database_url.parse(database_url)}
-    graph_sql.install()
-    try:
-        on_postgres = GraphTraversalLab(seed=3)
-        postgres_events = play(on_postgres)
-    finally:
-        sql.use_database(None)
+    given = graph_sql.lab_arguments(GraphTraversalLab)
+    assert given == {"sql_database": graph_sql.postgres_routes}
+    on_postgres = GraphTraversalLab(seed=3, **given)
+    postgres_events = play(on_postgres)
     on_sqlite = GraphTraversalLab(seed=3)
     sqlite_events = play(on_sqlite)
     assert on_postgres.digest() == on_sqlite.digest()

@@ -1,6 +1,7 @@
 """The timeline in moments: what a person did, with the clock's ticks that follow it."""
 
 import contextlib
+import dataclasses
 import json
 import pickle
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from playground import history as history_module
 from playground.asgi import application
-from playground.history import MOMENTS_SENT, History, starts_moment
+from playground.history import MOMENTS_SENT, History
 from playground.links import make_link, read_link, replay_link
 from simulators.engine.declaration import ActionError
 from simulators.labs import LABS
@@ -45,7 +46,8 @@ def quorum(steps, seed=3):
 
 def scanned(timeline):
     """The moments of the branch, found the slow way."""
-    return [i for i, e in enumerate(timeline.actions) if starts_moment(e.name)]
+    starts = timeline.lab_class.starts_moment
+    return [i for i, e in enumerate(timeline.actions) if starts(e.name)]
 
 
 def test_a_moment_starts_at_each_persons_action_and_not_at_a_tick():
@@ -73,6 +75,21 @@ def test_a_step_is_a_moment_and_play_pause_and_speed_are_not():
         ]
     )
     assert timeline.moments == [1, 3, 4]
+
+
+def test_which_actions_start_a_moment_is_the_labs_declaration():
+    """`ActionSpec.moment`, not a list of names: a lab whose healing were a setting."""
+    quorum_lab = LABS["quorum"]
+    heal = dataclasses.replace(quorum_lab.action_spec("heal_all"), moment=False)
+
+    class QuietHealing(quorum_lab):
+        actions = tuple(heal if a.name == "heal_all" else a for a in quorum_lab.actions)
+
+    timeline = History(QuietHealing, 3)
+    for name, args in [WRITE_CUT_READ[0], ("heal_all", {}), TICK, WRITE_CUT_READ[36]]:
+        timeline.apply(name, args)
+    assert timeline.moments == [0, 3]
+    assert quorum([("heal_all", {})]).moments == [0]  # the lab itself: a moment
 
 
 def test_every_action_of_a_lab_without_a_clock_is_a_moment():

@@ -7,8 +7,9 @@ and hypothesis properties can use them without importing this file.
 import pytest
 
 from simulators.engine import canonical_json
+from simulators.engine.hashing import murmur
 from simulators.labs import LABS
-from simulators.labs.hash_placement.hashing import murmur, redis_slot
+from simulators.labs.hash_placement.hashing import redis_slot
 
 SCHEMES = ("mod", "partitions", "ring")
 

@@ -8,12 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulators.labs.hash_placement.hashing import (
-    murmur,
-    murmur_many,
-    redis_slot,
-    redis_slots,
-)
+from simulators.engine.hashing import murmur, murmur_many
+from simulators.labs.hash_placement.hashing import redis_slot, redis_slots
 from simulators.labs.hash_placement.placements import (
     ModPlacement,
     PartitionPlacement,
@@ -139,8 +135,8 @@ def test_hashing_many_ascii_keys_without_a_tag_takes_the_fast_path_correctly():
 def test_text_that_is_not_valid_unicode_is_refused_not_a_crash():
     # mmh3 5.3 dies with SIGSEGV on a str holding a lone surrogate; ours must raise
     script = (
-        "from simulators.labs.hash_placement.hashing import murmur, murmur_many, "
-        "redis_slot, redis_slots\n"
+        "from simulators.engine.hashing import murmur, murmur_many\n"
+        "from simulators.labs.hash_placement.hashing import redis_slot, redis_slots\n"
         "many = lambda keys: list(murmur_many(keys))\n"
         "for f, arg in [(murmur, '\\ud800'), (many, ['N1', 'a\\udfff']),"
         " (redis_slot, '\\ud800'), (redis_slots, ['\\ud800'])]:\n"

@@ -503,3 +503,34 @@ def test_what_a_traversal_touches_does_not_depend_on_the_rest_of_the_graph(data)
         d.as_dict(both.names) for d in beside.depths
     ]
     assert alone.answer == beside.answer
+
+
+def test_the_database_the_sql_runs_on_is_the_labs_argument_not_a_switch():
+    """`sql_database` (given by the host: the playground's PostgreSQL) reaches the
+    lab's SQL, and only that lab's; the state is the same with it and without."""
+    from contextlib import contextmanager
+
+    from simulators.labs.graph_traversal import GraphTraversalLab
+
+    asked = []
+
+    @contextmanager
+    def own_database(graph, index):
+        asked.append((len(graph.edges), index))
+        yield sql.load(graph, index)  # a SQLite of its own would do as well
+
+    steps = [
+        ("course_query", {"question": "avoid_ord"}),
+        ("set_index", {"on": False}),
+        ("course_query", {"question": "within_three"}),
+    ]
+    hosted = GraphTraversalLab(seed=4, sql_database=own_database)
+    alone = GraphTraversalLab(seed=4)
+    for name, args in steps:
+        hosted.apply(name, args)
+        alone.apply(name, args)  # between the two: a switch would leak over
+    # asked with the index, then again without it (set_index asks again), then on
+    assert [index for _edges, index in asked] == [True, False, False]
+    assert hosted.digest() == alone.digest()
+    assert GraphTraversalLab.hosted == ("sql_database",)
+    assert not hasattr(sql, "use_database")

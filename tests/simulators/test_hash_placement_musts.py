@@ -7,7 +7,8 @@ import mmh3
 import pytest
 
 from simulators.airline import KEY_KINDS
-from simulators.labs.hash_placement.hashing import murmur, redis_slot
+from simulators.engine.hashing import murmur
+from simulators.labs.hash_placement.hashing import redis_slot
 
 KEYS = 20_000
 SEEDS = (1, 2, 3)

@@ -15,11 +15,10 @@ import mmh3
 import pytest
 
 from simulators.airline import Airline
+from simulators.engine.hashing import murmur, murmur_many
 from simulators.engine.pieces import PIECE, SORT_AT_ONCE
 from simulators.labs.hash_placement.hashing import (
     REDIS_SLOTS,
-    murmur,
-    murmur_many,
     redis_slot,
     redis_slots,
 )

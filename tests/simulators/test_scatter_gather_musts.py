@@ -11,7 +11,7 @@ until its entry lands.
 import pytest
 
 from simulators.engine import canonical_json
-from simulators.labs.hash_placement.hashing import murmur
+from simulators.engine.hashing import murmur
 from simulators.labs.scatter_gather import ScatterGatherLab
 from simulators.labs.scatter_gather.declaration import LADDER
 from simulators.labs.scatter_gather.schedule import BOARD_ROWS, HISTORY_MINUTES

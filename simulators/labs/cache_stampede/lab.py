@@ -29,6 +29,7 @@ from math import log
 
 from simulators.engine.clocked import ClockedLab
 from simulators.engine.declaration import ActionError
+from simulators.engine.hashing import murmur
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import SplitMix, derive_seed
 from simulators.labs.cache_stampede.declaration import (
@@ -52,7 +53,6 @@ from simulators.labs.cache_stampede.sim import (
     poll_us,
 )
 from simulators.labs.cache_stampede.tour import TOUR
-from simulators.labs.hash_placement.hashing import murmur
 
 FIRST_EXPIRY_MS = 600
 SKIP_LEAD_MS = 300

@@ -141,8 +141,14 @@ class GraphTraversalLab(Lab):
     creation_cost = 150  # 100 µs as `make bench` measures it
     frame_cost = 3_000
 
-    def __init__(self, seed: int = 0, **options) -> None:
+    # the host gives the database the SQL runs on (`sql.run`'s `database`): the
+    # playground's PostgreSQL when it has one (playground/graph_sql.py), else None,
+    # the lab's own in-memory SQLite; the state is the same on both
+    hosted = ("sql_database",)
+
+    def __init__(self, seed: int = 0, sql_database=None, **options) -> None:
         super().__init__(seed, **options)
+        self.sql_database = sql_database
         self.which = ROUTES
         self.grown = False
         self.index_on = True
@@ -252,6 +258,7 @@ class GraphTraversalLab(Lab):
             index=self.index_on,
             path_check=path_check,
             work_limit=SQL_WORK_LIMIT,
+            database=self.sql_database,
         )
         networkx = nxengine.answer(asked, graph, work_limit=WORK_LIMIT)
         question = self._describe(

@@ -492,15 +492,6 @@ def _rounds(
 # where `run` goes without a connection of its own: None for this module's SQLite,
 # or a function (graph, index) → a context manager of a connection whose `routes`
 # table holds the graph (the playground's PostgreSQL: playground/graph_sql.py)
-_database = None
-
-
-def use_database(provider) -> None:
-    """Run the SQL through `provider` from now on (None: back to SQLite)."""
-    global _database
-    _database = provider
-
-
 def run(
     query: Query,
     graph: Graph,
@@ -510,18 +501,22 @@ def run(
     work_limit: int = WORK_LIMIT,
     connection=None,
     key=None,
+    database=None,
 ) -> SqlRun:
     """Generate the query's SQL, run it, and count its rounds.
 
-    Without `connection`, on this module's own in-memory SQLite copy of the graph
-    (with or without its indexes: `index`); with one, on its `routes` table (`index`
-    is then the caller's business). The walk is run once, counted by rounds, and
-    stopped past `work_limit` rows; then, unless stopped, the shown query for its rows.
+    Without `connection` or `database`, on this module's own in-memory SQLite copy
+    of the graph (with or without its indexes: `index`); with a `connection`, on its
+    `routes` table (`index` is then the caller's business); with a `database`, a
+    function `database(graph, index)` that gives a context manager of such a
+    connection holding the graph (the playground's PostgreSQL:
+    playground/graph_sql.py). The walk is run once, counted by rounds, and stopped
+    past `work_limit` rows; then, unless stopped, the shown query for its rows.
     """
     if connection is not None:
         return _run(query, graph, connection, index, path_check, work_limit)
-    if _database is not None:
-        with _database(graph, index) as connection:
+    if database is not None:
+        with database(graph, index) as connection:
             return _run(query, graph, connection, index, path_check, work_limit)
     connection, lock = _loaded(graph, index, key)
     with lock:

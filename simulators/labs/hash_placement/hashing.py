@@ -1,47 +1,14 @@
-"""The hash functions the placement schemes use.
-
-MurmurHash3 (32-bit, unsigned) for mod N, the ring and hash-range partitions; CRC16
-(XMODEM, as Redis Cluster uses it) modulo 16,384 for Redis Cluster slots, with hash
-tags.
+"""Redis Cluster's hash slots: CRC16 (XMODEM, as Redis Cluster uses it) modulo 16,384,
+with hash tags. (MurmurHash3, for mod N, the ring and hash-range partitions, is the
+engine's: simulators/engine/hashing.py.)
 """
 
 from binascii import crc_hqx
-from collections.abc import Iterator, Sequence
-from itertools import repeat
+from collections.abc import Sequence
 
-import mmh3
+from simulators.engine.hashing import every_piece
 
-from simulators.engine.pieces import PIECE
-
-HASH_SPACE = 2**32
 REDIS_SLOTS = 16384
-
-
-def murmur(key: str) -> int:
-    """MurmurHash3 x86 32-bit of the key's UTF-8 bytes, seed 0, as 0 … 2³²−1."""
-    # bytes, not str: mmh3 5.3 crashes the process on a str holding a lone surrogate
-    return mmh3.hash(key.encode("utf-8"), 0, False)
-
-
-def murmur_many(keys: Sequence[str]) -> Iterator[int]:
-    """murmur() of every key, in order, computed as the iterator is read.
-
-    Read it a piece at a time (`array_of`, a Python loop) where it is long: one call
-    into C that reads it all (`list`) holds the GIL for as long (issue 29).
-    """
-    if not _every_piece(keys, str.isascii):
-        return map(murmur, keys)
-    # an ASCII str is its own UTF-8, which mmh3 reads directly; map keeps the loop in C
-    return map(mmh3.hash, keys, repeat(0), repeat(False))
-
-
-def _every_piece(keys: Sequence[str], test) -> bool:
-    """Whether `test` holds for the keys joined, tried `PIECE` keys at a time (one
-    join of a million keys is one long call into C)."""
-    return all(
-        test("".join(keys[start : start + PIECE]))
-        for start in range(0, len(keys), PIECE)
-    )
 
 
 def hash_tag(key: str) -> str:
@@ -65,7 +32,7 @@ def redis_slot(key: str) -> int:
 
 def redis_slots(keys: Sequence[str]) -> list[int]:
     """redis_slot() of every key, in order; with no `{` in any key, no tag search."""
-    if not _every_piece(keys, _untagged):
+    if not every_piece(keys, _untagged):
         return list(map(redis_slot, keys))  # a Python function: not one long call
     crc = crc_hqx
     return [crc(key.encode("utf-8"), 0) % REDIS_SLOTS for key in keys]

@@ -17,14 +17,10 @@ from array import array
 from bisect import bisect_left
 
 from simulators.airline import Airline
+from simulators.engine.hashing import HASH_SPACE, murmur_many
 from simulators.engine.ledger import Shared
 from simulators.engine.pieces import array_of, counted, emptied, sorted_ints
-from simulators.labs.hash_placement.hashing import (
-    HASH_SPACE,
-    REDIS_SLOTS,
-    murmur_many,
-    redis_slots,
-)
+from simulators.labs.hash_placement.hashing import REDIS_SLOTS, redis_slots
 
 
 class KeySet(Shared):

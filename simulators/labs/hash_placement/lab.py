@@ -2,6 +2,7 @@
 
 from simulators.airline import Airline
 from simulators.engine.declaration import ActionError
+from simulators.engine.hashing import murmur
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
 from simulators.labs.hash_placement.cost import HashPlacementCost
@@ -12,7 +13,7 @@ from simulators.labs.hash_placement.declaration import (
     SAMPLE_SIZE,
     SHARD_NAMES,
 )
-from simulators.labs.hash_placement.hashing import REDIS_SLOTS, murmur, redis_slot
+from simulators.labs.hash_placement.hashing import REDIS_SLOTS, redis_slot
 from simulators.labs.hash_placement.keyset import KeySet
 from simulators.labs.hash_placement.placements import (
     ModPlacement,
@@ -281,10 +282,6 @@ class HashPlacementLab(Lab):
                 "request_share": request_share(per_shard, total, hot, hot_shard),
             }
         return {"total_keys": total, "schemes": schemes}
-
-    def state(self) -> dict:
-        """What the digest covers: the snapshot and every number the lab shows."""
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
 
 
 def _hash_fn_for(partitions: int) -> str:

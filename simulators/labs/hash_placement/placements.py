@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 
+from simulators.engine.hashing import HASH_SPACE, murmur_many
 from simulators.engine.pieces import counted, counted_pairs, mapped
-from simulators.labs.hash_placement.hashing import HASH_SPACE, murmur_many
 from simulators.labs.hash_placement.keyset import KeySet
 from simulators.labs.hash_placement.steps import StepLookup
 

@@ -11,9 +11,9 @@ and its move are two moments apart, as MongoDB's balancer moves chunks after the
 """
 
 from simulators.engine.declaration import ActionError
+from simulators.engine.hashing import murmur
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.lab import Lab
-from simulators.labs.hash_placement.hashing import murmur
 from simulators.labs.range_splits.cost import RangeSplitsCost
 from simulators.labs.range_splits.declaration import (
     ACTIONS,
@@ -307,10 +307,6 @@ class RangeSplitsLab(Lab):
             "splits": dict(self.splits),
             "moves": dict(self.moves),
         }
-
-    def state(self) -> dict:
-        """What the digest covers: the snapshot and every number the lab shows."""
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
 
 
 def _tagged(policy: str, events: list[dict], at_ms: int | None = None) -> list[dict]:

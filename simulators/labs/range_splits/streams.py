@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 from simulators.airline import passenger_id, registration
 from simulators.engine.declaration import ActionError
+from simulators.engine.hashing import murmur
 from simulators.engine.i18n import gettext_noop as _
 from simulators.engine.rng import make_rng
-from simulators.labs.hash_placement.hashing import murmur
 
 STREAM_KINDS = ("uniform", "timestamps", "skewed")
 PASSENGER_SPACE = 9_999_999  # P0000001 … P9999999: seven digits, sorted as numbers

@@ -552,7 +552,3 @@ class RateLimitRaceLab(Lab):
             "later_refused": self.later_counts["refused"],
             "locked_out": self._locked_out(),
         }
-
-    def state(self) -> dict:
-        """What the digest covers: the snapshot and every number the lab shows."""
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}

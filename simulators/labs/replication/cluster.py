@@ -257,7 +257,7 @@ class Cluster:
         """Append one record on the primary and ship it; returns its lsn."""
         log, net = self.log, self.network
         lsn = len(log) + 1
-        now = net._clock.now_ms
+        now = net.clock.now_ms
         record = (lsn, self.term, row, value, op_id, now)
         log.append(record)
         primary = self.servers[self.primary]
@@ -376,7 +376,7 @@ class Cluster:
             ):
                 # the common case, inline: the next record, nobody waits for acks
                 server.received = lsn
-                now = self.network._clock.now_ms
+                now = self.network.clock.now_ms
                 busy = server.busy_until
                 busy = (busy if busy > now else now) + APPLY_MS
                 server.due.append(busy)
@@ -388,7 +388,7 @@ class Cluster:
             if term == self.term:
                 server = self.servers[message.dst]
                 if server.flying:
-                    self.land(server, self.network._clock.now_ms)
+                    self.land(server, self.network.clock.now_ms)
                 self._receive(server, records)
         elif kind == "ack":
             term, lsn = message.payload
@@ -456,7 +456,7 @@ class Cluster:
         """The apply times of the records after `before`, one `APPLY_MS` apart, none
         before it arrived."""
         if now is None:
-            now = self.network._clock.now_ms
+            now = self.network.clock.now_ms
         busy = server.busy_until
         due = server.due
         for _ in range(server.received - before):
@@ -467,11 +467,11 @@ class Cluster:
     def catch_up(self, server: Server) -> None:
         """Apply, in log order, every record whose time has come."""
         if server.flying:
-            self.land(server, self.network._clock.now_ms)
+            self.land(server, self.network.clock.now_ms)
         due = server.due
         if not due:
             return
-        now = self.network._clock.now_ms
+        now = self.network.clock.now_ms
         if due[0] > now:
             return
         log, rows, applied = self.log, server.rows, server.applied

@@ -321,7 +321,3 @@ class ScatterGatherLab(QueryPlans, Lab):
             "measured": measured,
             "global_index_pending": sum(due > self.step for _, due in self.written),
         }
-
-    def state(self) -> dict:
-        """What the digest covers: the snapshot and every number the lab shows."""
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}

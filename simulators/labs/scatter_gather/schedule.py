@@ -10,9 +10,9 @@ import functools
 from dataclasses import dataclass
 
 from simulators.airline import AIRPORTS, Airline, registration
+from simulators.engine.hashing import murmur
 from simulators.engine.ledger import Shared
 from simulators.engine.rng import make_rng
-from simulators.labs.hash_placement.hashing import murmur
 
 FLIGHT_COUNT = 500  # the airline's flights, flight_id 1 … 500
 MAX_WRITES = 100  # flights a learner may add, flight_id 501 … 600

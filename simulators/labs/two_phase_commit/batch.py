@@ -2,7 +2,7 @@
 
 `run_bank` builds the same cluster the lab does on its own queue, with `record=False`
 (no event dictionaries) and `direct=True` (its messages and timers queued as plain
-tuples, not a `Message` each: `Cluster._go_direct`), runs `ops` operations of the
+tuples, not a `Message` each: `Network.go_batch`), runs `ops` operations of the
 workload to their end and returns what happened, with the number of events the queue
 ran (every message and every timer is still one).
 """

@@ -45,18 +45,17 @@ client never hears; the lab adds what the coordinator carried out when it recove
 Order inside the cluster is `step`, a counter bumped at every invoke and completion,
 so operations in one millisecond keep their order.
 
-Batch runs (`batch.py`) make the cluster `direct`: the same protocol, its messages and
-timers queued as plain tuples with their handlers instead of `Message` objects looked
-up by kind (`Cluster._go_direct`; a test holds it equal to the lab's way).
+Batch runs (`batch.py`) make the cluster `direct`: the same protocol on the network in
+batch mode, its messages and timers queued as plain tuples with their handlers instead
+of `Message` objects looked up by kind (`Network.go_batch`; a test holds it equal to
+the lab's way).
 """
 
-from collections import deque
-from heapq import heappop, heappush
 from random import Random
 
 from simulators.engine.clock import EventQueue
 from simulators.engine.i18n import gettext_noop as _
-from simulators.engine.network import DELIVER, TIMER, Latency, Network
+from simulators.engine.network import Latency, Network
 
 CLIENT, COORDINATOR, FLIGHTS, BOOKINGS = "client", "coordinator", "flights", "bookings"
 SHARDS = (FLIGHTS, BOOKINGS)
@@ -436,147 +435,41 @@ class Cluster:
         if direct:
             self._go_direct()
 
-    # -- batch runs: messages and timers as plain entries of the queue -------------
+    # -- batch runs: the network in batch mode ------------------------------------
 
     def _go_direct(self) -> None:
-        """Carry messages and timers on the queue as plain tuples, each with the
-        handler it will run, instead of a `Message` per message and a timer that the
-        network looks up by kind (batch runs; `record=False`).
+        """Put the network in batch mode (`Network.go_batch`: each message and timer
+        a plain entry of the queue carrying the handler it will run, instead of a
+        `Message` looked up by node and kind; batch runs, `record=False`).
 
-        The same queue, the same entries in the same order (`(time, priority, seq)`:
-        a message is `DELIVER`, a timer `TIMER`, `seq` the queue's counter), the same
-        latency draws from the network's RNG in the same order, the same counts
-        (`sent`, `delivered`, `lost`); a message to a stopped node is lost, a timer
-        of a node stopped since it was set never fires, as `Network` does. What is
-        missing is for drawing only: the network's `in_flight` (and snapshot) shows
-        no direct message; and this lab cuts no links. Run it with `run_until` (the
-        cluster's, not the network's). A test holds a direct run equal to one message
-        by message, crashes included (test_two_phase_commit_direct.py).
+        The same events in the same order, the same latency draws, the same counts;
+        what is missing is for drawing only (the network's `in_flight`). The three
+        long timers (client timeout, vote timeout, inquiry), one delay each, wait in
+        a lane each. A test holds a direct run equal to one message by message,
+        crashes included (test_two_phase_commit_direct.py).
         """
         net = self.network
-        # src -> dst -> kind -> (base delay, jitter span, handler at dst)
-        routes: dict = {}
-        for src in net.nodes:
-            routes[src] = {}
-            for dst, link in net._route[src].items():
-                latency = link.latency
-                if latency.tail_permille or not link.up:
-                    raise ValueError("a direct cluster draws no tails, cuts no links")
-                span = latency.jitter_ms + 1 if latency.jitter_ms else 0
-                bound = {k: f.__get__(self) for k, f in _DELIVER[dst].items()}
-                routes[src][dst] = {
-                    k: (latency.base_ms, span, bound.get(k, _ignore)) for k in KINDS
-                }
-        self._timer_kinds = timer_kinds = {
-            k: f.__get__(self) for k, f in _TIMERS.items()
-        }
-        queue, clock, random = net.queue, net._clock, net.rng.random
-        heap, nodes, stopped = queue._heap, net.nodes, net.stopped
-        workload_timer = self._workload_timer
-        # The long timers, each with one delay, fire in the order they were set: each
-        # waits in its lane and only the first of a lane is in the heap, which stays
-        # as small as the messages keep it (the next is pushed when it is popped:
-        # the heap still pops every entry in `(time, priority, seq)` order).
-        lanes = {ms: deque() for ms in (CLIENT_TIMEOUT_MS, VOTE_TIMEOUT_MS, INQUIRY_MS)}
-
-        # closures, not methods: their names are cells, not attributes of self
-
-        def send(txn, src, dst, kind, payload, protocol=False) -> None:
-            """`send` of a direct cluster: `Network.send`'s draw, one tuple queued."""
-            if txn is not None and protocol:
-                txn.messages += 1
-            if stopped and src in stopped:
-                raise ValueError(f"stopped node {src!r} cannot send")
-            base, span, handler = routes[src][dst][kind]
-            delay = base + int(random() * span) if span else base
-            net._next_id += 1
-            seq = queue._seq
-            queue._seq = seq + 1
-            at = clock.now_ms + (delay if delay > 1 else 1)
-            heappush(heap, (at, DELIVER, seq, handler, dst, src, payload, None))
-
-        def set_timer(node: str, delay_ms: int, kind: str, payload) -> None:
-            """`set_timer` of a direct cluster: one tuple queued, its handler in it."""
-            try:
-                handler = timer_kinds[kind]
-            except KeyError:
-                handler = workload_timer(kind)
-            where = nodes[node]
-            seq = queue._seq
-            queue._seq = seq + 1
-            at = clock.now_ms + delay_ms
-            lane = lanes.get(delay_ms)
-            entry = (at, TIMER, seq, handler, where, where.epoch, payload, lane)
-            if lane is None:
-                heappush(heap, entry)
-            elif lane:
-                lane.append(entry)  # behind the one of its lane in the heap
-            else:
-                lane.append(entry)
-                heappush(heap, entry)
-
-        self.send = send  # type: ignore[method-assign]
-        self.set_timer = set_timer  # type: ignore[method-assign]
-
-    def _workload_timer(self, kind: str):
-        """A direct timer's handler for a kind of the workload's (`timer_handlers`,
-        looked up when it fires, as `_on_timer` does)."""
-        handlers = self.timer_handlers
-
-        def fire(_node: str, payload) -> None:
-            handler = handlers.get(kind)
-            if handler is not None:
-                handler(payload)
-
-        self._timer_kinds[kind] = fire
-        return fire
+        net.go_batch(
+            {
+                node: {kind: f.__get__(self) for kind, f in handlers.items()}
+                for node, handlers in _DELIVER.items()
+            },
+            {kind: f.__get__(self) for kind, f in _TIMERS.items()},
+            lanes=(CLIENT_TIMEOUT_MS, VOTE_TIMEOUT_MS, INQUIRY_MS),
+        )
+        # the network's own, called straight: batch mode's `send` bills `tally` too
+        self.send = net.send  # type: ignore[method-assign]
+        self.set_timer = net.set_timer  # type: ignore[method-assign]
 
     def run_until(self, until_ms: int) -> int:
-        """Run every message and timer due by `until_ms`; how many events ran (as
-        `Network.run_until`, which a cluster that is not direct runs)."""
-        net = self.network
-        if not self.direct:
-            return net.run_until(until_ms)
-        if until_ms.__class__ is not int:
-            raise ValueError("until_ms must be an integer")
-        heap, clock, stopped = net.queue._heap, net._clock, net.stopped
-        ran = delivered = lost = last = 0
-        try:
-            while heap:
-                entry = heappop(heap)
-                at, timer, _seq, handler, node, other, payload, lane = entry
-                if at > until_ms:  # the first past the window: back where it was
-                    heappush(heap, entry)
-                    break
-                clock.now_ms = at
-                ran += 1
-                if timer:  # node: the Node, other: its epoch when the timer was set
-                    if lane is not None:  # the next of its lane takes its place
-                        lane.popleft()
-                        if lane:
-                            heappush(heap, lane[0])
-                    if node.epoch == other and node.up:
-                        handler(node.id, payload)
-                elif stopped and node in stopped:
-                    lost += 1  # arrived at a stopped node
-                else:  # node: where it arrives, other: where it came from
-                    delivered += 1
-                    last = at
-                    handler(node, other, payload)
-        finally:
-            net.delivered += delivered
-            net.lost += lost
-            if delivered:
-                net.last_delivery_ms = max(net.last_delivery_ms, last)
-        if clock.now_ms < until_ms:
-            clock.now_ms = until_ms
-        return ran
+        """Run every message and timer due by `until_ms`; how many events ran."""
+        return self.network.run_until(until_ms)
 
     # -- helpers -------------------------------------------------------------------
 
     @property
     def now_ms(self) -> int:
-        return self.network._clock.now_ms
+        return self.network.clock.now_ms
 
     def up(self, node: str) -> bool:
         return self.network.nodes[node].up
@@ -586,9 +479,11 @@ class Cluster:
             event["at_ms"] = self.now_ms
             self.network.events.append(event)
 
-    def send(self, txn: Txn | None, src, dst, kind, payload, protocol=False) -> None:
-        if txn is not None and protocol:
-            txn.messages += 1
+    def send(self, src, dst, kind, payload, tally: Txn | None = None) -> None:
+        """Send a message of the protocol; `tally`: the transaction whose bill it is
+        on (its `messages`), as batch mode's `send` counts it."""
+        if tally is not None:
+            tally.messages += 1
         info = {"txn": payload[0]} if self.record else None
         self.network.send(src, dst, kind, payload, info)
 
@@ -607,7 +502,7 @@ class Cluster:
         self.next_id += 1
         one = len(parts) == 1
         route = next(iter(parts)) if one else COORDINATOR
-        now = self.network._clock.now_ms
+        now = self.network.clock.now_ms
         op = Operation(op_id, client, kind, f, value, (now, self.step), route)
         ops = self.ops
         ops.append(op)
@@ -636,9 +531,9 @@ class Cluster:
             self._forget(txn)
             return op
         if one:
-            self.send(txn, CLIENT, route, "request", (op_id, "one"))
+            self.send(CLIENT, route, "request", (op_id, "one"))
         else:
-            self.send(txn, CLIENT, COORDINATOR, "begin", (op_id,))
+            self.send(CLIENT, COORDINATOR, "begin", (op_id,))
         self.set_timer(CLIENT, CLIENT_TIMEOUT_MS, "client_timeout", op_id)
         return op
 
@@ -649,7 +544,7 @@ class Cluster:
         self.step += 1
         op.closed = True
         op.outcome, op.reason = outcome, reason
-        op.complete = (self.network._clock.now_ms, self.step)
+        op.complete = (self.network.clock.now_ms, self.step)
         if value is not None:
             op.value = value
         del self.open[op.id]
@@ -690,7 +585,7 @@ class Cluster:
     def _txn_done(self, txn: Txn, crashed: bool = False) -> None:
         """The transaction reached its end (committed and acknowledged, or aborted);
         `crashed`: its coordinator crashed on the way (its bill is no example)."""
-        txn.done_ms = self.network._clock.now_ms
+        txn.done_ms = self.network.clock.now_ms
         if txn.state in ("committed", "aborted"):
             self.tally[txn.state] += 1
         if self.unresolved:
@@ -748,7 +643,7 @@ class Cluster:
     def _timer_inquire(self, node: str, txn_id: int) -> None:
         if txn_id in self.shards[node].prepared:
             txn = self.txns.get(txn_id)
-            self.send(txn, node, COORDINATOR, "inquire", (txn_id,), True)
+            self.send(node, COORDINATOR, "inquire", (txn_id,), txn)
             self.set_timer(node, INQUIRY_MS, "inquire", txn_id)
 
     # -- the client ----------------------------------------------------------------
@@ -777,7 +672,7 @@ class Cluster:
         txn.state = "voting"
         txn.round_trips += 1
         for shard in txn.shards:
-            self.send(txn, COORDINATOR, shard, "prepare", (txn.id,), True)
+            self.send(COORDINATOR, shard, "prepare", (txn.id,), txn)
         self.set_timer(COORDINATOR, VOTE_TIMEOUT_MS, "vote_timeout", txn.id)
 
     def _coordinator_vote(self, node: str, src: str, payload) -> None:
@@ -817,7 +712,7 @@ class Cluster:
                 "presumed": presumed,
             }
         )
-        self.send(self.txns.get(txn_id), COORDINATOR, src, answer, (txn_id,), True)
+        self.send(COORDINATOR, src, answer, (txn_id,), self.txns.get(txn_id))
 
     def _coordinator_done(self, node: str, src: str, payload) -> None:
         """Independent mode: one half answered."""
@@ -871,7 +766,7 @@ class Cluster:
                 and self._spring("between_shards", txn)
             ):
                 return
-            self.send(txn, COORDINATOR, shard, decision, (txn.id,), True)
+            self.send(COORDINATOR, shard, decision, (txn.id,), txn)
 
     def _decide_abort(self, txn: Txn, reason: str) -> None:
         coord = self.coordinator
@@ -892,12 +787,12 @@ class Cluster:
         self._reply(txn, "fail", reason)
         txn.round_trips += 1
         for shard in txn.shards:
-            self.send(txn, COORDINATOR, shard, "abort", (txn.id,), True)
+            self.send(COORDINATOR, shard, "abort", (txn.id,), txn)
         del coord.txns[txn.id]
         self._txn_done(txn)
 
     def _reply(self, txn: Txn, outcome: str, value) -> None:
-        self.send(None, COORDINATOR, CLIENT, "reply", (txn.id, outcome, value))
+        self.send(COORDINATOR, CLIENT, "reply", (txn.id, outcome, value))
 
     def _read_value(self, txn: Txn):
         if txn.f != "read":
@@ -946,7 +841,7 @@ class Cluster:
         if txn.f == "read":
             txn.round_trips += 1
             for shard in txn.shards:
-                self.send(txn, COORDINATOR, shard, "request", (txn.id, "one"), True)
+                self.send(COORDINATOR, shard, "request", (txn.id, "one"), txn)
             return
         # the debit first: the half that can be refused
         debit = next(
@@ -954,7 +849,7 @@ class Cluster:
         )
         txn.first = debit
         txn.round_trips += 1
-        self.send(txn, COORDINATOR, debit, "request", (txn.id, "one"), True)
+        self.send(COORDINATOR, debit, "request", (txn.id, "one"), txn)
 
     @staticmethod
     def _is_debit(rows) -> bool:
@@ -985,7 +880,7 @@ class Cluster:
                 return
             other = next(s for s in txn.shards if s != shard)
             txn.round_trips += 1
-            self.send(txn, COORDINATOR, other, "request", (txn.id, "one"), True)
+            self.send(COORDINATOR, other, "request", (txn.id, "one"), txn)
             return
         txn.state = "committed"
         self._reply(txn, "ok", self._read_value(txn))
@@ -1025,7 +920,7 @@ class Cluster:
         if len(waiting) >= QUEUE_LIMIT and not shard.can_lock(rows, waiting):
             self._shard_refuses(shard, kind, txn, src, "busy")
             return
-        request = Request(txn_id, rows, kind, src, self.network._clock.now_ms)
+        request = Request(txn_id, rows, kind, src, self.network.clock.now_ms)
         if waiting or shard.pumping:
             waiting.append(request)
             self._pump(shard)
@@ -1047,10 +942,16 @@ class Cluster:
             txn.state = "aborted"
             self._txn_done(txn)
         if kind == "prepare":
-            self.send(txn, shard.name, src, "vote", (txn.id, False, None), True)
+            self.send(shard.name, src, "vote", (txn.id, False, None), txn)
         else:
             reply = "reply" if src == CLIENT else "done"
-            self.send(txn, shard.name, src, reply, (txn.id, "fail", why), src != CLIENT)
+            self.send(
+                shard.name,
+                src,
+                reply,
+                (txn.id, "fail", why),
+                txn if src != CLIENT else None,
+            )
 
     def _pump(self, shard: Shard) -> None:
         """Grant, in order, every waiting request whose rows are free (a grant that
@@ -1144,9 +1045,7 @@ class Cluster:
                 self.emit(
                     {"type": "voted", "shard": shard.name, "txn": txn_id, "yes": True}
                 )
-            self.send(
-                txn, shard.name, request.reply_to, "vote", (txn_id, True, values), True
-            )
+            self.send(shard.name, request.reply_to, "vote", (txn_id, True, values), txn)
             self.set_timer(shard.name, INQUIRY_MS, "inquire", txn_id)
         else:
             shard.write_log("commit", txn_id, _names(request.rows))
@@ -1180,18 +1079,13 @@ class Cluster:
                 }
             )
         if request.reply_to == CLIENT:
-            self.send(txn, shard.name, CLIENT, "reply", (request.txn, "ok", None))
+            self.send(shard.name, CLIENT, "reply", (request.txn, "ok", None))
             if txn is not None:
                 txn.state = "committed"
                 self._txn_done(txn)
         else:
             self.send(
-                txn,
-                shard.name,
-                request.reply_to,
-                "done",
-                (request.txn, "ok", values),
-                True,
+                shard.name, request.reply_to, "done", (request.txn, "ok", values), txn
             )
         if shard.waiting:
             self._pump(shard)
@@ -1207,13 +1101,13 @@ class Cluster:
             if request.reads:
                 txn = self.txns.get(txn_id)
                 self._shard_release(shard, txn_id, "commit")
-                self.send(txn, shard.name, src, "ack", (txn_id,), True)
+                self.send(shard.name, src, "ack", (txn_id,), txn)
                 return
             request.granted = "committing"
             request.reply_to = src
             self.set_timer(shard.name, LOG_MS, "log_done", txn_id)
         elif shard.decided.get(txn_id) == "commit":
-            self.send(self.txns.get(txn_id), shard.name, src, "ack", (txn_id,), True)
+            self.send(shard.name, src, "ack", (txn_id,), self.txns.get(txn_id))
 
     def _shard_commit_logged(self, shard: Shard, request: Request) -> None:
         txn_id = request.txn
@@ -1229,7 +1123,7 @@ class Cluster:
             bill[node] = bill.get(node, 0) + 1
         shard.apply(request.rows)
         self._shard_release(shard, txn_id, "commit")
-        self.send(txn, shard.name, request.reply_to, "ack", (txn_id,), True)
+        self.send(shard.name, request.reply_to, "ack", (txn_id,), txn)
 
     def _shard_release(self, shard: Shard, txn_id: int, decision: str) -> None:
         """The decision arrived: the only way a prepared transaction lets go."""
@@ -1291,7 +1185,7 @@ class Cluster:
                 if shard.waiting:
                     self._pump(shard)
             shard.decided[txn_id] = "abort"
-        self.send(txn, shard.name, src, "ack", (txn_id,), True)
+        self.send(shard.name, src, "ack", (txn_id,), txn)
 
     # -- crashes ---------------------------------------------------------------------
 
@@ -1323,7 +1217,7 @@ class Cluster:
                 self.resent[txn_id] = []
                 txn = self.txns.get(txn_id)
                 for shard in shards:
-                    self.send(txn, COORDINATOR, shard, decision, (txn_id,), True)
+                    self.send(COORDINATOR, shard, decision, (txn_id,), txn)
             self.emit({"type": "recovered", "node": node, "resent": resent})
             return
         shard = self.shards[node]
@@ -1335,7 +1229,7 @@ class Cluster:
             shard.active[txn_id] = request
             asked.append(txn_id)
             txn = self.txns.get(txn_id)
-            self.send(txn, node, COORDINATOR, "inquire", (txn_id,), True)
+            self.send(node, COORDINATOR, "inquire", (txn_id,), txn)
             self.set_timer(node, INQUIRY_MS, "inquire", txn_id)
         self.emit({"type": "recovered", "node": node, "prepared": asked})
 
@@ -1355,15 +1249,6 @@ class Cluster:
             for a in range(1, ACCOUNTS + 1)
             if account_shard(a) == shard.name
         )
-
-
-# every kind of message the cluster sends
-KINDS = ("begin", "request", "prepare", "vote", "commit", "abort", "ack")
-KINDS += ("inquire", "done", "reply")
-
-
-def _ignore(*_args) -> None:
-    """A message or timer nobody handles."""
 
 
 # what each node does with each kind of message, and each kind of timer: plain

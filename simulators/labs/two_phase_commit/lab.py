@@ -319,6 +319,3 @@ class TwoPhaseCommitLab(ClockedLab):
             "bank_reads_off": self.bank.off,
             "flights_up": cluster.up(FLIGHTS),
         }
-
-    def state(self) -> dict:
-        return {"snapshot": self.snapshot(), "metrics": self.metrics()}
