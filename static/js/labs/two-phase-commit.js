@@ -53,7 +53,7 @@ export function createRenderer() {
   return createLabRenderer({
     className: "tp-lab",
     side: "tp-side",
-    metrics: { list: METRICS, className: "pc-metrics tp-metrics" },
+    metrics: { list: METRICS, className: "tp-metrics" },
     mount(lab, hello) {
       /** @type {Snapshot} */
       let snapshot = hello.snapshot;
