@@ -56,7 +56,7 @@ export function createRenderer() {
       });
       // the checker's verdict on the newest operations, under the cluster
       const judged = createJudged(lab.root);
-      const send = lab.slots.send ?? (() => null);
+      const send = /** @type {(action: string, args: object) => unknown} */ (lab.slots.send ?? (() => null));
       const side = /** @type {HTMLElement} */ (lab.side);
       const tieNote = createTieNote(side);
       const trials = createTrials(side, send, { readOnly: lab.readOnly });
