@@ -31,7 +31,7 @@ import { createSide } from "./graph-traversal/side.js";
 import { createGraphView } from "./graph-traversal/view.js";
 import { courseQuestions, edgesText, nodesText, tourPatterns } from "./graph-traversal/words.js";
 
-/** @import { Renderer, Send } from "../types.js" */
+/** @import { LabEvent, Renderer, Send, Snapshot } from "../types.js" */
 
 const DEPTH_MS = 850; // one depth of the expansion
 const EXPANSION_MS = 6500; // at most, however many depths
@@ -51,20 +51,30 @@ export function createRenderer() {
     metrics: { text: metricsText, className: "gt-numbers" },
     drawsItself: true,
     mount(lab, hello) {
-      let root = null;
-      let questions = null;
-      let status = null;
-      let view = null;
-      let legend = null;
-      let costs = null;
+      const root = lab.root;
+      /** @type {ReturnType<typeof createQuestions>} */
+      let questions;
+      /** @type {ReturnType<typeof createStatus>} */
+      let status;
+      /** @type {ReturnType<typeof createGraphView>} */
+      let view;
+      /** @type {ReturnType<typeof createLegend>} */
+      let legend;
+      /** @type {ReturnType<typeof createCosts>} */
+      let costs;
+      /** @type {ReturnType<typeof createSide> | null} */
       let side = null;
-      let shown = null; // the snapshot drawn
+      /** @type {Snapshot | null} the snapshot drawn */
+      let shown = null;
       /** @type {Record<string, string>} the graphs in words, by code */
       let graphNames = {};
       /** @type {{cancelled: boolean, timers: number[]} | null} the expansion playing */
       let playing = null;
 
-      /** The course's question whose pattern is asked now, if any. */
+      /**
+       * The course's question whose pattern is asked now, if any.
+       * @param {Snapshot} snapshot
+       */
       function currentQuestion(snapshot) {
         if (!snapshot.question) return null;
         if (typeof snapshot.course === "string") return snapshot.course;
@@ -72,7 +82,11 @@ export function createRenderer() {
         return null;
       }
 
-      /** Everything but the expansion's marks: the graph, the strip, the side, the key. */
+      /**
+       * Everything but the expansion's marks: the graph, the strip, the side, the key.
+       * @param {Snapshot} snapshot
+       * @param {LabEvent[]} [events]
+       */
       function drawState(snapshot, events = []) {
         view.setGraph(snapshot);
         view.setCuts(snapshot.graph.node_count <= 150 ? snapshot.closures : null);
@@ -89,6 +103,11 @@ export function createRenderer() {
         root.dataset.mode = snapshot.question?.query.mode ?? "";
       }
 
+      /**
+       * @param {any} question the snapshot's question
+       * @param {number} upto the depths shown
+       * @param {boolean} final the answer too
+       */
       function marks(question, upto, final) {
         return marksOf(question, {
           upto,
@@ -98,7 +117,10 @@ export function createRenderer() {
         });
       }
 
-      /** The answer, drawn over the whole expansion. */
+      /**
+       * The answer, drawn over the whole expansion.
+       * @param {Snapshot} snapshot
+       */
       function drawAnswer(snapshot, fadeMs = 0) {
         const question = snapshot.question;
         if (!question) {
@@ -121,7 +143,10 @@ export function createRenderer() {
         playing = null;
       }
 
-      /** Play the expansion of the snapshot's question, depth by depth. */
+      /**
+       * Play the expansion of the snapshot's question, depth by depth.
+       * @param {Snapshot} snapshot
+       */
       async function play(snapshot) {
         stop();
         const question = snapshot.question;
@@ -133,7 +158,7 @@ export function createRenderer() {
         }
         const run = { cancelled: false, timers: /** @type {number[]} */ ([]) };
         playing = run;
-        const wait = (ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
+        const wait = (/** @type {number} */ ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
         root.dataset.playing = "true";
         for (let k = 1; k <= depths.length; k += 1) {
           view.setMarks(marks(question, k, false), Math.round(per * 0.4));
@@ -164,11 +189,7 @@ export function createRenderer() {
             return ref;
           }
         : null;
-      root = lab.root;
-      lab.onDestroy(() => {
-        stop();
-        root = questions = status = view = legend = costs = side = shown = null;
-      });
+      lab.onDestroy(() => stop());
       questions = lab.own(createQuestions(root, { questions: courseQuestions(declaration), send: sender }));
       status = createStatus(root, () => shown && play(shown));
       const drawing = lab.element("div", "gt-drawing");
@@ -244,6 +265,11 @@ function createStatus(parent, replay) {
   return { element, pattern, readout, replay: button, error };
 }
 
+/**
+ * The graph's size and the last question's costs, in words.
+ * @param {Record<string, any>} metrics
+ * @param {Snapshot} snapshot
+ */
 function metricsText(metrics, snapshot) {
   const kind = snapshot.graph.kind;
   const parts = [fmt(t("%(nodes)s, %(edges)s"), { nodes: nodesText(kind, metrics.nodes), edges: edgesText(kind, metrics.edges) })];

@@ -24,7 +24,14 @@ import { createSide } from "./rate-limit-race/side.js";
 import { createStrip } from "./rate-limit-race/strip.js";
 import { expiryText, modeNames, verb } from "./rate-limit-race/words.js";
 
-/** @import { Renderer, Send } from "../types.js" */
+/** @import { LabEvent, Renderer, Send, Snapshot } from "../types.js" */
+
+/**
+ * What the renderer reads of the snapshot's clients (docs/frontend.md, rate-limit-race).
+ * @typedef {{ id: string, kind: string, decides?: boolean, [key: string]: any }} Step
+ * @typedef {{ name: string, outcome: string, steps: Step[], [key: string]: any }} Client
+ * @typedef {{ clients: Client[], [key: string]: any }} RaceState
+ */
 
 const ONE_STEP_MS = 380; // a command's way to Redis (the reply's way back takes as long)
 const ALL_STEPS_MS = 3000; // about how long a frame of many steps (Run all) plays in all
@@ -40,20 +47,31 @@ export function createRenderer() {
     metrics: { text: metricsText, className: "rlr-numbers" },
     drawsItself: true,
     mount(lab, hello) {
-      let root = null;
-      let banner = null;
-      let arena = null;
-      let strip = null;
-      let orderings = null;
-      let pitfall = null;
+      const root = lab.root;
+      /** @type {ReturnType<typeof createBanner>} */
+      let banner;
+      /** @type {ReturnType<typeof createArena>} */
+      let arena;
+      /** @type {ReturnType<typeof createStrip>} */
+      let strip;
+      /** @type {ReturnType<typeof createOrderings>} */
+      let orderings;
+      /** @type {ReturnType<typeof createPitfall>} */
+      let pitfall;
+      /** @type {ReturnType<typeof createSide> | null} */
       let side = null;
       /** @type {Record<string, string>} */
       let modes = {};
-      let shown = null; // the snapshot drawn last, once its animation ends
+      /** @type {Snapshot | null} the snapshot drawn last, once its animation ends */
+      let shown = null;
       /** @type {{cancelled: boolean, timers: number[]} | null} the steps being played */
       let playing = null;
 
-      /** Draw a state: the snapshot, or one on the way to it. */
+      /**
+       * Draw a state: the snapshot, or one on the way to it.
+       * @param {Snapshot} view
+       * @param {string | null} [running] the step under way
+       */
       function drawView(view, running = null) {
         banner.draw(view);
         arena.draw(view, running);
@@ -80,7 +98,7 @@ export function createRenderer() {
       async function play(before, after, steps) {
         const run = { cancelled: false, timers: /** @type {number[]} */ ([]) };
         playing = run;
-        const wait = (ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
+        const wait = (/** @type {number} */ ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
         // a step takes about 2.3 ways (there, back, a pause): Run all lasts about 3 s
         const way = duration(steps.length > 1 ? Math.max(90, Math.min(220, ALL_STEPS_MS / (steps.length * 2.3))) : ONE_STEP_MS);
         for (let k = 0; k < steps.length; k += 1) {
@@ -120,7 +138,6 @@ export function createRenderer() {
               return ref;
             }
           : null;
-      root = lab.root;
       banner = lab.own(createBanner(root));
       arena = lab.own(createArena(root, { send: sender("arena") }));
       // the order, and beside it on a wide stage (under it on a narrow one) the panels
@@ -142,10 +159,7 @@ export function createRenderer() {
         }
         return true;
       });
-      lab.onDestroy(() => {
-        stop();
-        root = banner = arena = strip = orderings = pitfall = side = shown = null;
-      });
+      lab.onDestroy(() => stop());
       shown = hello.snapshot;
       drawView(shown);
       side?.update(shown, modes);
@@ -191,7 +205,11 @@ function reveal(element) {
   if (by > 0) stage.scrollBy({ top: by, behavior: duration(1) ? "smooth" : "auto" });
 }
 
-/** Whether step `id` is a command to Redis or the client's own check. */
+/**
+ * Whether step `id` is a command to Redis or the client's own check.
+ * @param {RaceState} snapshot
+ * @param {string} id
+ */
 function kindOf(snapshot, id) {
   for (const client of snapshot.clients) {
     const step = client.steps.find((s) => s.id === id);
@@ -200,7 +218,10 @@ function kindOf(snapshot, id) {
   return "redis";
 }
 
-/** A reply as short as a travelling label can be: "99", 100, OK, (nil). */
+/**
+ * A reply as short as a travelling label can be: "99", 100, OK, (nil).
+ * @param {string} reply
+ */
 function shortReply(reply) {
   return reply.replace(/^\(integer\) /, "");
 }
@@ -209,6 +230,12 @@ function shortReply(reply) {
  * The state after the first `revealed` of `steps` (a frame's `step` events): `after`,
  * with the steps not yet revealed (and the decisions they make) as they were `before`;
  * `held`, a step whose reply is still on its way, is drawn as before too.
+ * @param {RaceState} before
+ * @param {RaceState} after
+ * @param {LabEvent[]} steps
+ * @param {number} revealed
+ * @param {string | null} [held]
+ * @returns {Snapshot}
  */
 function between(before, after, steps, revealed, held = null) {
   const future = new Set(steps.slice(revealed).map((e) => e.id));
@@ -242,6 +269,10 @@ function between(before, after, steps, revealed, held = null) {
   };
 }
 
+/**
+ * The race's numbers in words.
+ * @param {Record<string, any>} metrics
+ */
 function metricsText(metrics) {
   const parts = [
     fmt(t("Admitted this minute: %(admitted)s (limit %(limit)s)"), { admitted: num(metrics.admitted), limit: num(metrics.limit) }),
