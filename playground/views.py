@@ -72,14 +72,22 @@ def coming_context(chapter: Chapter, entry: LabEntry) -> dict:
     }
 
 
+def stylesheet_path(slug: str) -> str:
+    """The static path of a lab's own stylesheet, loaded after app.css by every page
+    that shows the lab (docs/frontend.md, "Stylesheets")."""
+    return f"css/labs/{slug}.css"
+
+
 def lab_context(chapter: Chapter, entry: LabEntry, script=LAB_PAGE_SCRIPT) -> dict:
-    """What every page that runs a lab needs: its names, socket, renderer, guide, and
-    the modules to preload (`script`, the page's own module, and all they import)."""
+    """What every page that runs a lab needs: its names, socket, renderer, stylesheet,
+    guide, and the modules to preload (`script`, the page's own module, and all they
+    import)."""
     renderer = renderer_path(entry.slug)
     return {
         "lab": lab_card(chapter, entry),
         "ws_path": f"/ws/labs/{entry.slug}/",
         "renderer_module": static(renderer),
+        "stylesheet": stylesheet_path(entry.slug),
         "module_preloads": module_preloads(script, renderer),
         "narrative_template": f"labs/narratives/{entry.slug}.html",
     }

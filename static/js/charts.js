@@ -8,6 +8,8 @@ import { fmt, num, t } from "./i18n.js";
 import { duration } from "./motion.js";
 import { inkOn, shardColour } from "./palette.js";
 
+/** @typedef {{ shard: string, value: number }} BarRow one bar: a shard and its number */
+
 const WIDTH = 320;
 const ROW = 22;
 const LABEL_W = 22;
@@ -39,7 +41,7 @@ export function createBarChart(container, { title }) {
     const height = Math.max(1, rows.length) * ROW + 4;
     const max = d3.max(rows, (d) => d.value) || 1;
     const x = d3.scaleLinear([0, max], [0, WIDTH - LABEL_W - VALUE_W]);
-    const y = (i) => i * ROW + 2;
+    const y = (/** @type {number} */ i) => i * ROW + 2;
     const ms = duration(500);
     svg.attr("viewBox", `0 0 ${WIDTH} ${height}`).attr("aria-label", summary(title, rows));
     const join = bars
@@ -81,6 +83,10 @@ export function createBarChart(container, { title }) {
   return { update, element: svg.node() };
 }
 
+/**
+ * @param {d3.Selection<d3.EnterElement, BarRow, any, any>} enter
+ * @param {(i: number) => number} y
+ */
 function enterBar(enter, y) {
   const g = enter
     .append("g")
@@ -109,6 +115,10 @@ function enterBar(enter, y) {
   return g;
 }
 
+/**
+ * @param {string} title
+ * @param {BarRow[]} rows
+ */
 function summary(title, rows) {
   const parts = rows.map((d) =>
     fmt(t("%(shard)s %(value)s"), { shard: d.shard, value: num(d.value) }),
@@ -197,7 +207,7 @@ export function createLineChart(container, options = {}) {
       if (options.xTicks !== 0) xAxis.call(d3.axisBottom(x).ticks(options.xTicks ?? 5).tickFormat((v) => xFormat(Number(v))));
       yAxis.call(d3.axisLeft(y).ticks(options.yTicks ?? 4).tickFormat((v) => yFormat(Number(v))));
     }
-    const inside = (p) => p[1] !== null && Number.isFinite(p[1]);
+    const inside = (/** @type {[number, number | null]} */ p) => p[1] !== null && Number.isFinite(p[1]);
     const line = /** @type {d3.Line<any>} */ (d3.line())
       .defined(inside)
       .x((p) => x(p[0]))
@@ -257,9 +267,14 @@ export function createLineChart(container, options = {}) {
       .attr("class", (d) => `chart-mark ${d.className ?? ""}`.trim());
     // x alone: a vertical line across the chart; y alone: a horizontal one; both: a
     // point, with a line down to the x axis and its label beside it
+    /** @typedef {(d: ChartMark) => number} Place */
+    /** @type {Place} */
     const x1 = (d) => (d.x === undefined ? m.left : x(d.x));
+    /** @type {Place} */
     const x2 = (d) => (d.x === undefined ? width - m.right : x(d.x));
+    /** @type {Place} */
     const y1 = (d) => (d.y === undefined || d.x !== undefined ? height - m.bottom : y(d.y));
+    /** @type {Place} */
     const y2 = (d) => (d.y === undefined ? m.top : y(d.y));
     markG.select("line").attr("x1", x1).attr("x2", x2).attr("y1", y1).attr("y2", y2);
     markG

@@ -137,6 +137,7 @@ export function createHistoryDiagram(parent, { title } = {}) {
     const laneOf = new Map();
     /** @type {Map<string, number[]>} each client's lines: the end of the last bar on each */
     const ends = new Map();
+    /** @type {string[]} */
     const clients = [];
     for (const op of ops) {
       const open = op.complete === null || op.complete === undefined;

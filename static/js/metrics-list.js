@@ -2,8 +2,9 @@
  * A lab's numbers as a definition list in the page's metrics slot (`slots.metrics`, the
  * renderer interface of docs/frontend.md): one `<div data-metric>` per number, its words
  * in `<dt>` and its value in `<dd>`, `is-nonzero` on a box whose value is not 0 (the
- * labs' styles pick out a loss or a refusal that way). Used by partition-cap,
- * replication and two-phase-commit.
+ * labs' styles pick out a loss or a refusal that way). The list has the shared class
+ * `lab-metrics` (app.css) besides `className`. lab-view.js makes it for a lab whose spec
+ * gives `metrics: {list}` (partition-cap, replication, two-phase-commit).
  */
 
 import { num } from "./i18n.js";
@@ -20,7 +21,7 @@ export function createMetricsList(slot, metrics, className) {
   if (slot) {
     slot.innerHTML = "";
     list = document.createElement("dl");
-    list.className = className;
+    list.className = `lab-metrics ${className}`;
     for (const [key, label] of metrics) {
       const box = document.createElement("div");
       box.dataset.metric = key;

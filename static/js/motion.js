@@ -13,7 +13,10 @@ export function reducedMotion() {
  */
 export const FADE_MS = 600;
 
-/** `ms`, or 0 when motion is reduced: transitions then jump straight to their end. */
+/**
+ * `ms`, or 0 when motion is reduced: transitions then jump straight to their end.
+ * @param {number} ms
+ */
 export function duration(ms) {
   return reducedMotion() ? 0 : ms;
 }

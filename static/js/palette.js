@@ -21,12 +21,18 @@ const SHARD_COLOURS = {
 
 const FALLBACK = "#888888";
 
-/** The fill colour of a shard, by its letter. */
+/**
+ * The fill colour of a shard, by its letter.
+ * @param {string} shard
+ */
 export function shardColour(shard) {
-  return SHARD_COLOURS[shard] ?? FALLBACK;
+  return SHARD_COLOURS[/** @type {keyof typeof SHARD_COLOURS} */ (shard)] ?? FALLBACK;
 }
 
-/** Dark or white text, whichever reads better on the shard's colour. */
+/**
+ * Dark or white text, whichever reads better on the shard's colour.
+ * @param {string} shard
+ */
 export function inkOn(shard) {
   const hex = shardColour(shard).slice(1);
   const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);

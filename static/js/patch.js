@@ -5,7 +5,12 @@
  * object keys and list indexes, and an empty path replaces the whole snapshot.
  */
 
-/** The snapshot after `operations`, applied to a copy of `previous` (never mutated). */
+/**
+ * The snapshot after `operations`, applied to a copy of `previous` (never mutated).
+ * @param {any} previous
+ * @param {[string, (string | number)[], unknown?][]} operations
+ * @returns {any}
+ */
 export function applyPatch(previous, operations) {
   let root = structuredClone(previous);
   for (const [kind, path, value] of operations) {

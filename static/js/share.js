@@ -14,7 +14,10 @@ import { fmt, num, sentence, t } from "./i18n.js";
 // Longer than this, some chat and docs tools cut a URL (playground/links.py).
 const SHORT_LINK_CHARS = 2000;
 
-/** The address that opens `link`: this page (no query: a link opens a private room). */
+/**
+ * The address that opens `link`: this page (no query: a link opens a private room).
+ * @param {string} link
+ */
 export function linkUrl(link) {
   return `${location.origin}${location.pathname}#link=${link}`;
 }
@@ -35,6 +38,7 @@ export function linkInAddress() {
  * Why no link came (the `error` get_link was refused with), as a sentence: a moment too
  * heavy to share says so in the server's words ("This moment cannot be shared as a
  * link: …"), anything else after "No link:".
+ * @param {any} error a refusal ({code, message}) or whatever the request threw
  */
 export function noLinkText(error) {
   if (error?.code === "link_too_heavy" && error.message) return sentence(error.message);
@@ -46,6 +50,7 @@ export function noLinkText(error) {
 /**
  * A place that says how a copy went: a status line, and (when the clipboard is refused)
  * a read-only field holding the address, selected. `place` receives both.
+ * @param {HTMLElement} place
  */
 export function createCopyResult(place) {
   const status = el("p", { className: "copy-result share-status", attrs: { role: "status" } });
@@ -59,7 +64,10 @@ export function createCopyResult(place) {
   return {
     status,
     field,
-    /** Copy the link `request()` resolves to ({link, chars}); say what happened. */
+    /**
+     * Copy the link `request()` resolves to ({link, chars}); say what happened.
+     * @param {() => Promise<{ link: string, chars?: number }>} request
+     */
     async copy(request) {
       status.textContent = t("Making the link…");
       status.dataset.state = "pending";
@@ -103,6 +111,8 @@ export function createCopyResult(place) {
 /**
  * The share row in `container`: "Copy link" (the current moment). `getLink(fork)` sends
  * `get_link` and resolves to the server's `link` answer.
+ * @param {HTMLElement} container
+ * @param {{ getLink: (fork: number | null) => Promise<{ link: string, chars?: number }> }} options
  */
 export function createShare(container, { getLink }) {
   const row = el("div", { className: "share-row" });
@@ -118,7 +128,11 @@ export function createShare(container, { getLink }) {
   return {
     element: container,
     result,
-    /** Put another tool beside "Copy link": its button in the row, its panel below. */
+    /**
+     * Put another tool beside "Copy link": its button in the row, its panel below.
+     * @param {HTMLElement} trigger
+     * @param {HTMLElement | null} [panel]
+     */
     addPanel(trigger, panel = null) {
       row.append(trigger);
       if (panel) container.append(panel);

@@ -19,7 +19,8 @@
  * @param {HTMLElement} box
  */
 export function fitToRoom(box, aspect = 1) {
-  let room = null; // the box's content size, as last observed
+  /** @type {DOMRectReadOnly | null} the box's content size, as last observed */
+  let room = null;
   let shown = "";
 
   function apply() {
@@ -39,7 +40,10 @@ export function fitToRoom(box, aspect = 1) {
   observer.observe(box);
 
   return {
-    /** The drawing is now `next` wide for every unit tall: size it for that at once. */
+    /**
+     * The drawing is now `next` wide for every unit tall: size it for that at once.
+     * @param {number} next
+     */
     setAspect(next) {
       if (next === aspect) return;
       aspect = next;

@@ -35,6 +35,7 @@ export function button(text, className = "button", attrs = {}) {
 /**
  * Copy `text` to the clipboard; resolves true when it worked. Over plain http on a
  * classroom network the Clipboard API is missing, so it falls back to a selected textarea.
+ * @param {string} text
  */
 export async function copyText(text) {
   try {

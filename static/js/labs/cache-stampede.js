@@ -13,6 +13,7 @@
  */
 
 import { fmt, num, t } from "../i18n.js";
+import { createLabRenderer } from "../lab-view.js";
 import { FADE_MS, reducedMotion } from "../motion.js";
 import { LEAD_MS, createStageClock } from "./cache-stampede/clock.js";
 import { describeEvents } from "./cache-stampede/describe.js";
@@ -22,7 +23,7 @@ import { createStrips } from "./cache-stampede/strips.js";
 import { createLaneTraffic } from "./cache-stampede/traffic.js";
 import { STRATEGIES, dotKinds, duration, ms, queries, refillText, seconds, strategyNames } from "./cache-stampede/words.js";
 
-/** @import { Hello, Renderer, RendererSlots } from "../types.js" */
+/** @import { Renderer } from "../types.js" */
 
 const SIDE_EVERY_MS = 1000; // the side panel's charts are drawn again at most this often
 const KEEP_REFILLS = 24;
@@ -32,261 +33,257 @@ const KEEP_REFILLS = 24;
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let root = null;
-  let stage = null;
-  let strips = null;
-  let side = null;
-  let status = null;
-  let clock = null;
-  /** @type {Record<string, string>} */
-  let names = {};
-  /** @type {Map<string, ReturnType<typeof createLaneTraffic>>} */
-  let lanes = new Map();
-  /** @type {Map<string, any[]>} */
-  let refills = new Map();
-  let buffer = []; // [{t, snapshot}] the frames the stage may still be drawn at
-  let snapshot = null;
-  let metrics = null;
-  let raf = null;
-  let orbit = 0;
-  let lastTick = 0;
-  let sideAt = -Infinity;
-  let sideTimer = null;
-  const reduced = reducedMotion();
+  return createLabRenderer({
+    className: "cs-lab",
+    place: "replace",
+    // the side panel's charts carry the numbers (side.js)
+    drawsItself: true,
+    mount(lab, hello) {
+      let stage = null;
+      let strips = null;
+      let side = null;
+      let status = null;
+      let clock = null;
+      /** @type {Record<string, string>} */
+      let names = {};
+      /** @type {Map<string, ReturnType<typeof createLaneTraffic>>} */
+      let lanes = new Map();
+      /** @type {Map<string, any[]>} */
+      let refills = new Map();
+      let buffer = []; // [{t, snapshot}] the frames the stage may still be drawn at
+      let snapshot = null;
+      let metrics = null;
+      let raf = null;
+      let orbit = 0;
+      let lastTick = 0;
+      let sideAt = -Infinity;
+      let sideTimer = null;
+      const reduced = reducedMotion();
 
-  /** The snapshot in force at `time` (the first one before the buffer begins). */
-  function snapshotAt(time) {
-    let found = buffer[0];
-    for (const entry of buffer) {
-      if (entry.t <= time) found = entry;
-      else break;
-    }
-    return found;
-  }
-
-  /** The hot board's entry in `lane` at `time`, a refill that landed by then included. */
-  function entryAt(strategy, time) {
-    const hot = String(snapshot.airports.indexOf(snapshot.hot.board));
-    const index = buffer.indexOf(snapshotAt(time));
-    const laneOf = (snap) => snap.lanes.find((l) => l.strategy === strategy);
-    let entry = laneOf(buffer[index].snapshot)?.boards?.[hot] ?? null;
-    const next = buffer[index + 1];
-    const coming = next ? laneOf(next.snapshot)?.boards?.[hot] : null;
-    if (coming && coming.computed_us <= time && (!entry || coming.computed_us > entry.computed_us)) entry = coming;
-    return { entry, lane: laneOf(buffer[index].snapshot), at: buffer[index].snapshot };
-  }
-
-  function refillAt(strategy, time) {
-    const list = refills.get(strategy) ?? [];
-    for (let i = list.length - 1; i >= 0; i -= 1) if (list[i].at_us <= time) return list[i];
-    return null;
-  }
-
-  /** Draw the stage and the strips at the clock's time. */
-  function paint(now = performance.now()) {
-    if (!snapshot || !clock) return;
-    const time = clock.tick(now);
-    if (clock.moving && !reduced) orbit += Math.min(100, now - lastTick) / 480;
-    lastTick = now;
-    const hop = clock.hop;
-    // frames the drawing has passed are not needed any more (keep the one in force)
-    while (buffer.length > 2 && buffer[1].t <= time) buffer.shift();
-    const watched = snapshot.strategy;
-    const hotIndex = snapshot.airports.indexOf(snapshot.hot.board);
-    const { entry, lane, at } = entryAt(watched, time);
-    const dbVersion = Math.max(
-      0,
-      ...(at.updates ?? []).filter((u) => u.board === snapshot.hot.board && u.at_us <= time).map((u) => u.version),
-    );
-    const delta = entry?.delta_us ?? snapshot.query_ms * 1000;
-    const beta = Number(snapshot.beta) || 1;
-    const left = entry ? entry.expiry_us - time : 0;
-    const states = {};
-    for (const strategy of STRATEGIES) {
-      const traffic = lanes.get(strategy);
-      if (!traffic) continue;
-      states[strategy] = traffic.at(time, hop);
-    }
-    stage.paint({
-      snapshot,
-      time,
-      hop,
-      reduced,
-      fadeUs: FADE_MS * clock.speed,
-      lane: states[watched],
-      entry,
-      stale: entry && dbVersion > entry.version ? dbVersion : 0,
-      lockHeld: Boolean(lane?.locks?.some(([board]) => board === hotIndex)),
-      refill: refillAt(watched, time),
-      chance: entry && left > 0 ? Math.exp(-left / (delta * beta)) : null,
-      orbit,
-      boardName: (board) => {
-        const code = snapshot.airports[board];
-        return code ? t(code) : "";
-      },
-    });
-    strips.update(
-      watched,
-      snapshot.db_limit,
-      Object.fromEntries(
-        STRATEGIES.map((s) => [s, { running: states[s]?.running.length ?? 0, queued: states[s]?.queued.length ?? 0, refill: refillAt(s, time) }]),
-      ),
-    );
-  }
-
-  function loop(now) {
-    raf = null;
-    paint(now);
-    if (clock?.moving) raf = requestAnimationFrame(loop);
-  }
-
-  function kick() {
-    if (raf === null) raf = requestAnimationFrame(loop);
-  }
-
-  /** Take a snapshot (and what the frame said) into the lanes, the buffer and the side. */
-  function ingest(next, nextMetrics, events, { fresh = false } = {}) {
-    snapshot = next;
-    metrics = nextMetrics;
-    clock.sync(next.playback);
-    const t0 = next.now_us;
-    const ended = events.find((e) => e.type === "reads")?.lanes ?? {};
-    for (const view of next.lanes) {
-      let traffic = lanes.get(view.strategy);
-      if (!traffic) {
-        traffic = createLaneTraffic(view.strategy);
-        lanes.set(view.strategy, traffic);
+      /** The snapshot in force at `time` (the first one before the buffer begins). */
+      function snapshotAt(time) {
+        let found = buffer[0];
+        for (const entry of buffer) {
+          if (entry.t <= time) found = entry;
+          else break;
+        }
+        return found;
       }
-      const totals = nextMetrics.lanes?.[view.strategy] ?? { waited: 0, gave_up: 0 };
-      if (fresh) traffic.start(t0, view, totals, next.db_limit);
-      else traffic.frame(t0, view, totals, ended[view.strategy] ?? null, next.db_limit);
-    }
-    // a page that joins late (a reload, a seek, a link) learns each lane's last refill
-    // from the snapshot; later ones come as events
-    const hot = String(next.airports.indexOf(next.hot.board));
-    for (const view of next.lanes) {
-      const last = view.last_refills?.[hot];
-      const known = refills.get(view.strategy) ?? [];
-      if (last && !known.some((r) => r.at_us === last.at_us)) {
-        known.push({ ...last, type: "refilled", lane: view.strategy, board: next.hot.board });
-        known.sort((a, b) => a.at_us - b.at_us);
-        if (known.length > KEEP_REFILLS) known.shift();
-        refills.set(view.strategy, known);
+
+      /** The hot board's entry in `lane` at `time`, a refill that landed by then included. */
+      function entryAt(strategy, time) {
+        const hot = String(snapshot.airports.indexOf(snapshot.hot.board));
+        const index = buffer.indexOf(snapshotAt(time));
+        const laneOf = (snap) => snap.lanes.find((l) => l.strategy === strategy);
+        let entry = laneOf(buffer[index].snapshot)?.boards?.[hot] ?? null;
+        const next = buffer[index + 1];
+        const coming = next ? laneOf(next.snapshot)?.boards?.[hot] : null;
+        if (coming && coming.computed_us <= time && (!entry || coming.computed_us > entry.computed_us)) entry = coming;
+        return { entry, lane: laneOf(buffer[index].snapshot), at: buffer[index].snapshot };
       }
-    }
-    for (const e of events) {
-      if (e.type !== "refilled" || e.board !== next.hot.board) continue;
-      const list = refills.get(e.lane) ?? [];
-      if (list.some((r) => r.at_us === e.at_us)) continue;
-      list.push(e);
-      if (list.length > KEEP_REFILLS) list.shift();
-      refills.set(e.lane, list);
-    }
-    if (buffer.length && buffer[buffer.length - 1].t > t0) buffer = [];
-    buffer.push({ t: t0, snapshot: next });
-    // the drawing is never further behind than a few seconds (a hidden tab draws
-    // nothing, and keeps only that much)
-    const horizon = t0 - 10 * LEAD_MS * clock.speed - 3_000_000;
-    while (buffer.length > 2 && buffer[1].t <= horizon) buffer.shift();
-    for (const traffic of lanes.values()) traffic.prune(horizon, clock.hop);
-    writeStatus(next);
-    stage.describe(summary(next, nextMetrics));
-    scheduleSide(events.some((e) => e.type !== "reads" && e.type !== "refilled"));
-    kick();
-  }
 
-  function scheduleSide(now) {
-    if (!side) return;
-    const wait = now ? 0 : Math.max(0, SIDE_EVERY_MS - (performance.now() - sideAt));
-    if (wait === 0) {
-      clearTimeout(sideTimer);
-      sideTimer = null;
-      drawSide();
-    } else if (sideTimer === null) {
-      sideTimer = setTimeout(() => drawSide(), wait);
-    }
-  }
+      function refillAt(strategy, time) {
+        const list = refills.get(strategy) ?? [];
+        for (let i = list.length - 1; i >= 0; i -= 1) if (list[i].at_us <= time) return list[i];
+        return null;
+      }
 
-  function drawSide(all = false) {
-    sideTimer = null;
-    sideAt = performance.now();
-    if (snapshot && metrics) side?.update(snapshot, metrics, { all });
-  }
+      /** Draw the stage and the strips at the clock's time. */
+      function paint(now = performance.now()) {
+        if (!snapshot || !clock) return;
+        const time = clock.tick(now);
+        if (clock.moving && !reduced) orbit += Math.min(100, now - lastTick) / 480;
+        lastTick = now;
+        const hop = clock.hop;
+        // frames the drawing has passed are not needed any more (keep the one in force)
+        while (buffer.length > 2 && buffer[1].t <= time) buffer.shift();
+        const watched = snapshot.strategy;
+        const hotIndex = snapshot.airports.indexOf(snapshot.hot.board);
+        const { entry, lane, at } = entryAt(watched, time);
+        const dbVersion = Math.max(
+          0,
+          ...(at.updates ?? []).filter((u) => u.board === snapshot.hot.board && u.at_us <= time).map((u) => u.version),
+        );
+        const delta = entry?.delta_us ?? snapshot.query_ms * 1000;
+        const beta = Number(snapshot.beta) || 1;
+        const left = entry ? entry.expiry_us - time : 0;
+        const states = {};
+        for (const strategy of STRATEGIES) {
+          const traffic = lanes.get(strategy);
+          if (!traffic) continue;
+          states[strategy] = traffic.at(time, hop);
+        }
+        stage.paint({
+          snapshot,
+          time,
+          hop,
+          reduced,
+          fadeUs: FADE_MS * clock.speed,
+          lane: states[watched],
+          entry,
+          stale: entry && dbVersion > entry.version ? dbVersion : 0,
+          lockHeld: Boolean(lane?.locks?.some(([board]) => board === hotIndex)),
+          refill: refillAt(watched, time),
+          chance: entry && left > 0 ? Math.exp(-left / (delta * beta)) : null,
+          orbit,
+          boardName: (board) => {
+            const code = snapshot.airports[board];
+            return code ? t(code) : "";
+          },
+        });
+        strips.update(
+          watched,
+          snapshot.db_limit,
+          Object.fromEntries(
+            STRATEGIES.map((s) => [s, { running: states[s]?.running.length ?? 0, queued: states[s]?.queued.length ?? 0, refill: refillAt(s, time) }]),
+          ),
+        );
+      }
 
-  function writeStatus(next) {
-    const watching = fmt(t("Watching: %(lane)s"), { lane: names[next.strategy] ?? next.strategy });
-    const resting = next.readers_until_us <= next.now_us;
-    const settings = fmt(t("%(board)s board · lifetime %(ttl)s · query %(query)s · at most %(limit)s at once"), {
-      board: t(next.hot.board),
-      ttl: duration(next.ttl_ms * 1000),
-      query: ms(next.query_ms * 1000),
-      limit: num(next.db_limit),
-    });
-    const restingWords = resting ? t("The readers rest until someone acts.") : "";
-    // written only when they change (ten frames a second)
-    if (status.name.textContent !== watching) status.name.textContent = watching;
-    if (status.settings.textContent !== settings) status.settings.textContent = settings;
-    if (status.resting.textContent !== restingWords) status.resting.textContent = restingWords;
-    if (status.resting.hidden !== !resting) status.resting.hidden = !resting;
-  }
+      function loop(now) {
+        raf = null;
+        paint(now);
+        if (clock?.moving) raf = requestAnimationFrame(loop);
+      }
 
-  function summary(next, nextMetrics) {
-    const watched = next.strategy;
-    const lane = next.lanes.find((l) => l.strategy === watched);
-    const hot = String(next.airports.indexOf(next.hot.board));
-    const entry = lane?.boards?.[hot];
-    const left = entry ? entry.expiry_us - next.now_us : 0;
-    const parts = [
-      fmt(t("%(lane)s: readers read %(board)s's board through the cache."), { lane: names[watched], board: t(next.hot.board) }),
-      entry
-        ? left > 0
-          ? fmt(t("The cached board expires in %(time)s."), { time: seconds(left) })
-          : t("The cached board has expired.")
-        : t("The board is not in the cache."),
-      fmt(t("%(running)s in the database, %(queued)s queued."), { running: queries(lane?.running.length ?? 0), queued: num(lane?.queued ?? 0) }),
-    ];
-    const refill = refillAt(watched, Infinity);
-    if (refill) parts.push(fmt(t("Last refill: %(what)s."), { what: refillText(refill) }));
-    void nextMetrics;
-    return parts.join(" ");
-  }
+      function kick() {
+        if (raf === null) raf = requestAnimationFrame(loop);
+      }
 
-  function legend(parent) {
-    const list = document.createElement("ul");
-    list.className = "cs-legend";
-    list.setAttribute("aria-label", t("What the dots are"));
-    for (const [kind, style] of Object.entries(dotKinds())) {
-      const li = document.createElement("li");
-      li.dataset.kind = kind;
-      const svgNS = "http://www.w3.org/2000/svg";
-      const svg = document.createElementNS(svgNS, "svg");
-      svg.setAttribute("viewBox", "-7 -7 14 14");
-      svg.setAttribute("aria-hidden", "true");
-      const path = document.createElementNS(svgNS, "path");
-      path.setAttribute("d", legendMark(style));
-      const cross = style.shape === "cross";
-      path.setAttribute("fill", cross ? "none" : style.hollow ? "#fff" : style.colour);
-      path.setAttribute("stroke", cross || style.hollow ? style.colour : "none");
-      path.setAttribute("stroke-width", cross ? "2.4" : "2");
-      svg.append(path);
-      li.append(svg, style.label);
-      list.append(li);
-    }
-    parent.append(list);
-  }
+      /** Take a snapshot (and what the frame said) into the lanes, the buffer and the side. */
+      function ingest(next, nextMetrics, events, { fresh = false } = {}) {
+        snapshot = next;
+        metrics = nextMetrics;
+        clock.sync(next.playback);
+        const t0 = next.now_us;
+        const ended = events.find((e) => e.type === "reads")?.lanes ?? {};
+        for (const view of next.lanes) {
+          let traffic = lanes.get(view.strategy);
+          if (!traffic) {
+            traffic = createLaneTraffic(view.strategy);
+            lanes.set(view.strategy, traffic);
+          }
+          const totals = nextMetrics.lanes?.[view.strategy] ?? { waited: 0, gave_up: 0 };
+          if (fresh) traffic.start(t0, view, totals, next.db_limit);
+          else traffic.frame(t0, view, totals, ended[view.strategy] ?? null, next.db_limit);
+        }
+        // a page that joins late (a reload, a seek, a link) learns each lane's last refill
+        // from the snapshot; later ones come as events
+        const hot = String(next.airports.indexOf(next.hot.board));
+        for (const view of next.lanes) {
+          const last = view.last_refills?.[hot];
+          const known = refills.get(view.strategy) ?? [];
+          if (last && !known.some((r) => r.at_us === last.at_us)) {
+            known.push({ ...last, type: "refilled", lane: view.strategy, board: next.hot.board });
+            known.sort((a, b) => a.at_us - b.at_us);
+            if (known.length > KEEP_REFILLS) known.shift();
+            refills.set(view.strategy, known);
+          }
+        }
+        for (const e of events) {
+          if (e.type !== "refilled" || e.board !== next.hot.board) continue;
+          const list = refills.get(e.lane) ?? [];
+          if (list.some((r) => r.at_us === e.at_us)) continue;
+          list.push(e);
+          if (list.length > KEEP_REFILLS) list.shift();
+          refills.set(e.lane, list);
+        }
+        if (buffer.length && buffer[buffer.length - 1].t > t0) buffer = [];
+        buffer.push({ t: t0, snapshot: next });
+        // the drawing is never further behind than a few seconds (a hidden tab draws
+        // nothing, and keeps only that much)
+        const horizon = t0 - 10 * LEAD_MS * clock.speed - 3_000_000;
+        while (buffer.length > 2 && buffer[1].t <= horizon) buffer.shift();
+        for (const traffic of lanes.values()) traffic.prune(horizon, clock.hop);
+        writeStatus(next);
+        stage.describe(summary(next, nextMetrics));
+        scheduleSide(events.some((e) => e.type !== "reads" && e.type !== "refilled"));
+        kick();
+      }
 
-  return {
-    /**
-     * @param {HTMLElement} el
-     * @param {Hello} hello
-     * @param {Partial<RendererSlots>} [slots]
-     */
-    mount(el, hello, slots = {}) {
+      function scheduleSide(now) {
+        if (!side) return;
+        const wait = now ? 0 : Math.max(0, SIDE_EVERY_MS - (performance.now() - sideAt));
+        if (wait === 0) {
+          clearTimeout(sideTimer);
+          sideTimer = null;
+          drawSide();
+        } else if (sideTimer === null) {
+          sideTimer = setTimeout(() => drawSide(), wait);
+        }
+      }
+
+      function drawSide(all = false) {
+        sideTimer = null;
+        sideAt = performance.now();
+        if (snapshot && metrics) side?.update(snapshot, metrics, { all });
+      }
+
+      function writeStatus(next) {
+        const watching = fmt(t("Watching: %(lane)s"), { lane: names[next.strategy] ?? next.strategy });
+        const resting = next.readers_until_us <= next.now_us;
+        const settings = fmt(t("%(board)s board · lifetime %(ttl)s · query %(query)s · at most %(limit)s at once"), {
+          board: t(next.hot.board),
+          ttl: duration(next.ttl_ms * 1000),
+          query: ms(next.query_ms * 1000),
+          limit: num(next.db_limit),
+        });
+        const restingWords = resting ? t("The readers rest until someone acts.") : "";
+        // written only when they change (ten frames a second)
+        if (status.name.textContent !== watching) status.name.textContent = watching;
+        if (status.settings.textContent !== settings) status.settings.textContent = settings;
+        if (status.resting.textContent !== restingWords) status.resting.textContent = restingWords;
+        if (status.resting.hidden !== !resting) status.resting.hidden = !resting;
+      }
+
+      function summary(next, nextMetrics) {
+        const watched = next.strategy;
+        const lane = next.lanes.find((l) => l.strategy === watched);
+        const hot = String(next.airports.indexOf(next.hot.board));
+        const entry = lane?.boards?.[hot];
+        const left = entry ? entry.expiry_us - next.now_us : 0;
+        const parts = [
+          fmt(t("%(lane)s: readers read %(board)s's board through the cache."), { lane: names[watched], board: t(next.hot.board) }),
+          entry
+            ? left > 0
+              ? fmt(t("The cached board expires in %(time)s."), { time: seconds(left) })
+              : t("The cached board has expired.")
+            : t("The board is not in the cache."),
+          fmt(t("%(running)s in the database, %(queued)s queued."), { running: queries(lane?.running.length ?? 0), queued: num(lane?.queued ?? 0) }),
+        ];
+        const refill = refillAt(watched, Infinity);
+        if (refill) parts.push(fmt(t("Last refill: %(what)s."), { what: refillText(refill) }));
+        void nextMetrics;
+        return parts.join(" ");
+      }
+
+      function legend(parent) {
+        const list = document.createElement("ul");
+        list.className = "cs-legend";
+        list.setAttribute("aria-label", t("What the dots are"));
+        for (const [kind, style] of Object.entries(dotKinds())) {
+          const li = document.createElement("li");
+          li.dataset.kind = kind;
+          const svgNS = "http://www.w3.org/2000/svg";
+          const svg = document.createElementNS(svgNS, "svg");
+          svg.setAttribute("viewBox", "-7 -7 14 14");
+          svg.setAttribute("aria-hidden", "true");
+          const path = document.createElementNS(svgNS, "path");
+          path.setAttribute("d", legendMark(style));
+          const cross = style.shape === "cross";
+          path.setAttribute("fill", cross ? "none" : style.hollow ? "#fff" : style.colour);
+          path.setAttribute("stroke", cross || style.hollow ? style.colour : "none");
+          path.setAttribute("stroke-width", cross ? "2.4" : "2");
+          svg.append(path);
+          li.append(svg, style.label);
+          list.append(li);
+        }
+        parent.append(list);
+      }
+
       names = strategyNames(hello.declaration);
-      root = document.createElement("div");
-      root.className = "cs-lab";
-      const line = document.createElement("p");
-      line.className = "cs-status";
+      const root = lab.root;
+      const line = lab.element("p", "cs-status");
       status = {
         name: document.createElement("strong"),
         settings: document.createElement("span"),
@@ -295,47 +292,37 @@ export function createRenderer() {
       status.settings.className = "cs-settings";
       status.resting.className = "cs-resting";
       line.append(status.name, " ", status.settings, " ", status.resting);
-      root.append(line);
-      el.replaceChildren(root);
-      stage = createStage(root);
+      stage = lab.own(createStage(root));
       stage.onResize(() => paint());
       legend(root);
-      const send = slots.send;
-      strips = createStrips(root, {
-        names,
-        strategies: STRATEGIES,
-        onPick: slots.readOnly || !send ? null : (strategy) => send("set_strategy", { strategy }),
-      });
-      side = slots.side ? createSide(slots.side, slots.metrics ?? null, { names }) : null;
+      const send = lab.send;
+      strips = lab.own(
+        createStrips(root, {
+          names,
+          strategies: STRATEGIES,
+          onPick: send ? (strategy) => send("set_strategy", { strategy }) : null,
+        }),
+      );
+      side = lab.side ? lab.own(createSide(lab.side, lab.metricsSlot, { names })) : null;
       clock = createStageClock({ reduced });
-      lanes = new Map();
-      refills = new Map();
-      buffer = [];
+      lab.onDestroy(() => {
+        if (raf !== null) cancelAnimationFrame(raf);
+        clearTimeout(sideTimer);
+        raf = sideTimer = stage = strips = side = status = clock = snapshot = metrics = null;
+        lanes = new Map();
+        refills = new Map();
+        buffer = [];
+      });
       ingest(hello.snapshot, hello.metrics, [], { fresh: true });
       drawSide(true);
       paint();
+      return {
+        update(frame) {
+          if (!clock) return;
+          ingest(frame.snapshot, frame.metrics, frame.events ?? []);
+        },
+        describe: (events) => describeEvents(events, { names, hot: snapshot?.hot?.board ?? null, airports: snapshot?.airports ?? [] }),
+      };
     },
-
-    update(frame) {
-      if (!clock) return;
-      ingest(frame.snapshot, frame.metrics, frame.events ?? []);
-    },
-
-    describe(events) {
-      return describeEvents(events, { names, hot: snapshot?.hot?.board ?? null, airports: snapshot?.airports ?? [] });
-    },
-
-    destroy() {
-      if (raf !== null) cancelAnimationFrame(raf);
-      clearTimeout(sideTimer);
-      stage?.destroy();
-      strips?.destroy();
-      side?.destroy();
-      root?.remove();
-      raf = sideTimer = root = stage = strips = side = status = clock = snapshot = metrics = null;
-      lanes = new Map();
-      refills = new Map();
-      buffer = [];
-    },
-  };
+  });
 }

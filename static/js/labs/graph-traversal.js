@@ -20,6 +20,7 @@
  */
 
 import { fmt, num, t } from "../i18n.js";
+import { createLabRenderer } from "../lab-view.js";
 import { duration } from "../motion.js";
 import { createCosts } from "./graph-traversal/costs.js";
 import { describeEvents } from "./graph-traversal/describe.js";
@@ -30,7 +31,7 @@ import { createSide } from "./graph-traversal/side.js";
 import { createGraphView } from "./graph-traversal/view.js";
 import { courseQuestions, edgesText, nodesText, tourPatterns } from "./graph-traversal/words.js";
 
-/** @import { Hello, Renderer, RendererSlots } from "../types.js" */
+/** @import { LabEvent, Renderer, Send, Snapshot } from "../types.js" */
 
 const DEPTH_MS = 850; // one depth of the expansion
 const EXPANSION_MS = 6500; // at most, however many depths
@@ -44,153 +45,166 @@ const coursePatterns = new Map();
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let root = null;
-  let questions = null;
-  let status = null;
-  let view = null;
-  let legend = null;
-  let costs = null;
-  let side = null;
-  let numbers = null;
-  /** @type {ResizeObserver | null} */
-  let shape = null;
-  let shown = null; // the snapshot drawn
-  /** @type {Record<string, string>} the graphs in words, by code */
-  let graphNames = {};
-  /** @type {{cancelled: boolean, timers: number[]} | null} the expansion playing */
-  let playing = null;
+  return createLabRenderer({
+    className: "gt-lab",
+    place: "replace",
+    metrics: { text: metricsText, className: "gt-numbers" },
+    drawsItself: true,
+    mount(lab, hello) {
+      const root = lab.root;
+      /** @type {ReturnType<typeof createQuestions>} */
+      let questions;
+      /** @type {ReturnType<typeof createStatus>} */
+      let status;
+      /** @type {ReturnType<typeof createGraphView>} */
+      let view;
+      /** @type {ReturnType<typeof createLegend>} */
+      let legend;
+      /** @type {ReturnType<typeof createCosts>} */
+      let costs;
+      /** @type {ReturnType<typeof createSide> | null} */
+      let side = null;
+      /** @type {Snapshot | null} the snapshot drawn */
+      let shown = null;
+      /** @type {Record<string, string>} the graphs in words, by code */
+      let graphNames = {};
+      /** @type {{cancelled: boolean, timers: number[]} | null} the expansion playing */
+      let playing = null;
 
-  /** The course's question whose pattern is asked now, if any. */
-  function currentQuestion(snapshot) {
-    if (!snapshot.question) return null;
-    if (typeof snapshot.course === "string") return snapshot.course;
-    for (const [value, pattern] of coursePatterns) if (pattern === snapshot.pattern) return value;
-    return null;
-  }
+      /**
+       * The course's question whose pattern is asked now, if any.
+       * @param {Snapshot} snapshot
+       */
+      function currentQuestion(snapshot) {
+        if (!snapshot.question) return null;
+        if (typeof snapshot.course === "string") return snapshot.course;
+        for (const [value, pattern] of coursePatterns) if (pattern === snapshot.pattern) return value;
+        return null;
+      }
 
-  /** Everything but the expansion's marks: the graph, the strip, the side, the key. */
-  function drawState(snapshot, events = []) {
-    view.setGraph(snapshot);
-    view.setCuts(snapshot.graph.node_count <= 150 ? snapshot.closures : null);
-    questions.update(currentQuestion(snapshot));
-    status.pattern.textContent = snapshot.pattern;
-    status.pattern.title = snapshot.pattern;
-    status.element.dataset.asked = String(Boolean(snapshot.question));
-    status.replay.hidden = !snapshot.question;
-    costs.update(snapshot);
-    legend.update(snapshot);
-    side?.update(snapshot, events);
-    root.dataset.graph = snapshot.graph.which;
-    root.dataset.grown = String(snapshot.graph.grown);
-    root.dataset.mode = snapshot.question?.query.mode ?? "";
-  }
+      /**
+       * Everything but the expansion's marks: the graph, the strip, the side, the key.
+       * @param {Snapshot} snapshot
+       * @param {LabEvent[]} [events]
+       */
+      function drawState(snapshot, events = []) {
+        view.setGraph(snapshot);
+        view.setCuts(snapshot.graph.node_count <= 150 ? snapshot.closures : null);
+        questions.update(currentQuestion(snapshot));
+        status.pattern.textContent = snapshot.pattern;
+        status.pattern.title = snapshot.pattern;
+        status.element.dataset.asked = String(Boolean(snapshot.question));
+        status.replay.hidden = !snapshot.question;
+        costs.update(snapshot);
+        legend.update(snapshot);
+        side?.update(snapshot, events);
+        root.dataset.graph = snapshot.graph.which;
+        root.dataset.grown = String(snapshot.graph.grown);
+        root.dataset.mode = snapshot.question?.query.mode ?? "";
+      }
 
-  function marks(question, upto, final) {
-    return marksOf(question, {
-      upto,
-      final,
-      size: view.size(),
-      minutes: (from, to) => view.minutesOf(from, to),
-    });
-  }
+      /**
+       * @param {any} question the snapshot's question
+       * @param {number} upto the depths shown
+       * @param {boolean} final the answer too
+       */
+      function marks(question, upto, final) {
+        return marksOf(question, {
+          upto,
+          final,
+          size: view.size(),
+          minutes: (from, to) => view.minutesOf(from, to),
+        });
+      }
 
-  /** The answer, drawn over the whole expansion. */
-  function drawAnswer(snapshot, fadeMs = 0) {
-    const question = snapshot.question;
-    if (!question) {
-      view.setMarks(null);
-      status.readout.textContent = t("Not asked yet: press a question above, or run a pattern.");
-      root.dataset.playing = "false";
-      return;
-    }
-    view.setMarks(marks(question, question.traversal.depths.length, true), fadeMs);
-    status.readout.textContent = doneText(question);
-    costs.progress(question.traversal.touched);
-    root.dataset.playing = "false";
-    root.dataset.shownDepths = String(question.traversal.depths.length);
-  }
+      /**
+       * The answer, drawn over the whole expansion.
+       * @param {Snapshot} snapshot
+       */
+      function drawAnswer(snapshot, fadeMs = 0) {
+        const question = snapshot.question;
+        if (!question) {
+          view.setMarks(null);
+          status.readout.textContent = t("Not asked yet: press a question above, or run a pattern.");
+          root.dataset.playing = "false";
+          return;
+        }
+        view.setMarks(marks(question, question.traversal.depths.length, true), fadeMs);
+        status.readout.textContent = doneText(question);
+        costs.progress(question.traversal.touched);
+        root.dataset.playing = "false";
+        root.dataset.shownDepths = String(question.traversal.depths.length);
+      }
 
-  function stop() {
-    if (!playing) return;
-    playing.cancelled = true;
-    for (const timer of playing.timers) clearTimeout(timer);
-    playing = null;
-  }
+      function stop() {
+        if (!playing) return;
+        playing.cancelled = true;
+        for (const timer of playing.timers) clearTimeout(timer);
+        playing = null;
+      }
 
-  /** Play the expansion of the snapshot's question, depth by depth. */
-  async function play(snapshot) {
-    stop();
-    const question = snapshot.question;
-    const depths = question?.traversal.depths ?? [];
-    const per = duration(Math.max(380, Math.min(DEPTH_MS, EXPANSION_MS / Math.max(1, depths.length))));
-    if (!question || !depths.length || !per) {
-      drawAnswer(snapshot);
-      return;
-    }
-    const run = { cancelled: false, timers: /** @type {number[]} */ ([]) };
-    playing = run;
-    const wait = (ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
-    root.dataset.playing = "true";
-    for (let k = 1; k <= depths.length; k += 1) {
-      view.setMarks(marks(question, k, false), Math.round(per * 0.4));
-      status.readout.textContent = depthText(question, k);
-      costs.progress(readSoFar(question, k));
-      root.dataset.shownDepths = String(k);
-      await wait(per);
-      if (run.cancelled) return;
-    }
-    playing = null;
-    drawAnswer(snapshot, Math.round(per * 0.5));
-  }
+      /**
+       * Play the expansion of the snapshot's question, depth by depth.
+       * @param {Snapshot} snapshot
+       */
+      async function play(snapshot) {
+        stop();
+        const question = snapshot.question;
+        const depths = question?.traversal.depths ?? [];
+        const per = duration(Math.max(380, Math.min(DEPTH_MS, EXPANSION_MS / Math.max(1, depths.length))));
+        if (!question || !depths.length || !per) {
+          drawAnswer(snapshot);
+          return;
+        }
+        const run = { cancelled: false, timers: /** @type {number[]} */ ([]) };
+        playing = run;
+        const wait = (/** @type {number} */ ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
+        root.dataset.playing = "true";
+        for (let k = 1; k <= depths.length; k += 1) {
+          view.setMarks(marks(question, k, false), Math.round(per * 0.4));
+          status.readout.textContent = depthText(question, k);
+          costs.progress(readSoFar(question, k));
+          root.dataset.shownDepths = String(k);
+          await wait(per);
+          if (run.cancelled) return;
+        }
+        playing = null;
+        drawAnswer(snapshot, Math.round(per * 0.5));
+      }
 
-  return {
-    /**
-     * @param {HTMLElement} el
-     * @param {Hello} hello
-     * @param {Partial<RendererSlots>} [slots]
-     */
-    mount(el, hello, slots = {}) {
       const declaration = hello.declaration;
       for (const [value, pattern] of tourPatterns(declaration)) if (!coursePatterns.has(value)) coursePatterns.set(value, pattern);
       const graphAction = declaration?.actions?.find((a) => a.name === "set_graph");
       const graphParam = /** @type {any} */ (graphAction?.params?.find((p) => p.name === "graph"));
-      graphNames = Object.fromEntries((graphParam?.choices ?? []).map((c) => [String(c.value), String(c.label)]));
-      const send = slots.readOnly || !slots.send ? null : slots.send;
+      graphNames = Object.fromEntries((graphParam?.choices ?? []).map((/** @type {{ value: unknown, label: unknown }} */ c) => [String(c.value), String(c.label)]));
+      const send = lab.send;
       // refused clicks of the drawing (a node's menu, a question button): said on the stage
       /** @type {Set<string>} */
       const ours = new Set();
       const sender = send
-        ? (action, args) => {
+        ? /** @type {Send} */ (action, args) => {
             const ref = send(action, args);
             if (ref) ours.add(ref);
             status.error.hidden = true;
             return ref;
           }
         : null;
-      root = document.createElement("div");
-      root.className = "gt-lab";
-      el.replaceChildren(root);
-      questions = createQuestions(root, { questions: courseQuestions(declaration), send: sender });
+      lab.onDestroy(() => stop());
+      questions = lab.own(createQuestions(root, { questions: courseQuestions(declaration), send: sender }));
       status = createStatus(root, () => shown && play(shown));
-      const drawing = document.createElement("div");
-      drawing.className = "gt-drawing";
-      root.append(drawing);
-      view = createGraphView(drawing, { send: sender });
-      legend = createLegend(drawing);
-      costs = createCosts(root);
+      const drawing = lab.element("div", "gt-drawing");
+      view = lab.own(createGraphView(drawing, { send: sender }));
+      legend = lab.own(createLegend(drawing));
+      costs = lab.own(createCosts(root));
       // wide: the costs in a column beside the drawing; narrow: a strip under it
-      shape = new ResizeObserver(([entry]) => {
+      const shape = new ResizeObserver(([entry]) => {
         const wide = entry.contentRect.width >= WIDE_PX;
         if (root && root.dataset.layout !== (wide ? "wide" : "narrow")) root.dataset.layout = wide ? "wide" : "narrow";
       });
       shape.observe(root);
-      side = slots.side ? createSide(slots.side) : null;
-      if (slots.metrics) {
-        numbers = document.createElement("p");
-        numbers.className = "gt-numbers";
-        slots.metrics.append(numbers);
-      }
-      slots.onError?.((error) => {
+      lab.onDestroy(() => shape.disconnect());
+      side = lab.side ? lab.own(createSide(lab.side)) : null;
+      lab.onError((error) => {
         if (!ours.delete(error.ref ?? "")) return false;
         status.error.textContent = fmt(t("Not applied: %(message)s"), { message: error.message || error.code });
         status.error.hidden = false;
@@ -199,40 +213,24 @@ export function createRenderer() {
       shown = hello.snapshot;
       drawState(shown);
       drawAnswer(shown);
-      if (numbers) numbers.textContent = metricsText(hello.metrics, shown);
+      return {
+        update(frame) {
+          const snapshot = frame.snapshot;
+          const events = frame.events ?? [];
+          if (frame.action?.name === "course_query" && snapshot.question) {
+            coursePatterns.set(String(frame.action.args?.question), snapshot.pattern);
+          }
+          stop();
+          shown = snapshot;
+          drawState(snapshot, events);
+          lab.drawMetrics(frame.metrics, snapshot);
+          if (events.some((e) => e.type === "question") && snapshot.question) play(snapshot);
+          else drawAnswer(snapshot);
+        },
+        describe: (events) => describeEvents(events, shown, graphNames),
+      };
     },
-
-    update(frame) {
-      const snapshot = frame.snapshot;
-      const events = frame.events ?? [];
-      if (frame.action?.name === "course_query" && snapshot.question) {
-        coursePatterns.set(String(frame.action.args?.question), snapshot.pattern);
-      }
-      stop();
-      shown = snapshot;
-      drawState(snapshot, events);
-      if (numbers) numbers.textContent = metricsText(frame.metrics, snapshot);
-      if (events.some((e) => e.type === "question") && snapshot.question) play(snapshot);
-      else drawAnswer(snapshot);
-    },
-
-    describe(events) {
-      return describeEvents(events, shown, graphNames);
-    },
-
-    destroy() {
-      stop();
-      shape?.disconnect();
-      questions?.destroy();
-      view?.destroy();
-      legend?.destroy();
-      costs?.destroy();
-      side?.destroy();
-      numbers?.remove();
-      root?.remove();
-      root = questions = status = view = legend = costs = side = numbers = shape = shown = null;
-    },
-  };
+  });
 }
 
 /**
@@ -267,6 +265,11 @@ function createStatus(parent, replay) {
   return { element, pattern, readout, replay: button, error };
 }
 
+/**
+ * The graph's size and the last question's costs, in words.
+ * @param {Record<string, any>} metrics
+ * @param {Snapshot} snapshot
+ */
 function metricsText(metrics, snapshot) {
   const kind = snapshot.graph.kind;
   const parts = [fmt(t("%(nodes)s, %(edges)s"), { nodes: nodesText(kind, metrics.nodes), edges: edgesText(kind, metrics.edges) })];

@@ -5,13 +5,14 @@
  */
 
 import { t } from "../i18n.js";
+import { createLabRenderer } from "../lab-view.js";
 import { createCard } from "./hash-placement/card.js";
 import { describeEvents } from "./hash-placement/describe.js";
 import { createFrameQueue } from "./hash-placement/frames.js";
 import { SCHEMES } from "./hash-placement/schemes.js";
 import { createSummary } from "./hash-placement/summary.js";
 
-/** @import { Hello, Renderer, RendererSlots } from "../types.js" */
+/** @import { LabEvent, Renderer } from "../types.js" */
 
 // Events after which "moved in the last change" starts afresh.
 const CHANGES = new Set(["moves", "shard_added", "shard_removed", "keys_loaded"]);
@@ -21,88 +22,68 @@ const CHANGES = new Set(["moves", "shard_added", "shard_removed", "keys_loaded"]
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let cards = new Map();
-  let grid = null;
-  let numbersGrid = null;
-  let summary = null;
-  let metricsEl = null;
-  const frames = createFrameQueue();
-
-  function context(metrics, events = []) {
-    return { total: metrics.total_keys, isChange: events.some((e) => CHANGES.has(e.type)) };
-  }
-
-  return {
-    /**
-     * Draw the lab from a hello message into `el` (and the lab-wide numbers into `slots.metrics`).
-     * @param {HTMLElement} el
-     * @param {Hello} hello
-     * @param {Partial<RendererSlots>} [slots]
-     */
-    mount(el, hello, slots = {}) {
-      grid = document.createElement("div");
-      grid.className = "scheme-grid";
-      el.replaceChildren(legend(), grid);
+  return createLabRenderer({
+    // the legend and the cards' grid are the stage's own children (stage.css lays them out)
+    className: null,
+    drawsItself: true,
+    mount(lab, hello) {
+      const frames = createFrameQueue();
+      lab.onDestroy(() => frames.cancel());
+      const grid = lab.element("div", "scheme-grid", null);
+      lab.root.replaceChildren(legend(), grid);
+      lab.onDestroy(() => grid.remove());
       // each scheme's spread and keys per shard: the side panel's, in the cards' order
-      numbersGrid = null;
-      if (slots.side) {
-        numbersGrid = document.createElement("div");
-        numbersGrid.className = "scheme-numbers-grid";
-        slots.side.append(numbersGrid);
-      }
-      cards = new Map(SCHEMES.map((scheme) => [scheme, createCard(grid, scheme, numbersGrid)]));
-      metricsEl = slots.metrics ?? null;
-      if (metricsEl) summary = createSummary(metricsEl);
+      const numbersGrid = lab.side ? lab.element("div", "scheme-numbers-grid", lab.side) : null;
+      if (numbersGrid) lab.onDestroy(() => numbersGrid.remove());
+      const cards = new Map(SCHEMES.map((scheme) => [scheme, lab.own(createCard(grid, scheme, numbersGrid))]));
+      const metricsEl = lab.metricsSlot;
+      const summary = metricsEl ? createSummary(metricsEl) : null;
+      if (metricsEl) lab.onDestroy(() => metricsEl.replaceChildren());
       const { snapshot, metrics } = hello;
-      for (const [scheme, card] of cards)
-        card.show(snapshot, metrics.schemes[scheme], context(metrics))();
+      for (const [scheme, card] of cards) card.show(snapshot, metrics.schemes[scheme], context(metrics))();
       summary?.update(snapshot, metrics);
+      return {
+        /**
+         * Animate one frame: what moved flies, the rest stays still. The work is spread over
+         * the next few animation frames (frames.js): one card's change a frame, then all the
+         * numbers, so that no single frame does all three cards at once.
+         */
+        update(frame) {
+          frames.flush();
+          const { snapshot, metrics, events = [] } = frame;
+          const lookup = events.find((e) => e.type === "lookup") ?? null;
+          const keepLookup = events.every((e) => ["lookup", "hot_key", "hot_key_cleared"].includes(e.type));
+          /** @type {((() => void) | undefined)[]} */
+          const numbers = [];
+          for (const [scheme, card] of cards) {
+            frames.later(() => {
+              if (lookup) card.setLookup(lookup, { draw: false });
+              else if (!keepLookup) card.setLookup(null, { draw: false });
+              numbers.push(card.change(snapshot, metrics.schemes[scheme], context(metrics, events)));
+            });
+          }
+          // The numbers under all three cards, and the lab-wide ones, in one frame: a new text
+          // there lays every card out again (their drawings included), once for all as for one.
+          frames.later(() => {
+            for (const write of numbers) write?.();
+            summary?.update(snapshot, metrics);
+          });
+          frames.start();
+        },
+        /** Sentences that say what the events mean (translated). */
+        describe: (events) => describeEvents(events),
+      };
     },
+  });
+}
 
-    /**
-     * Animate one frame: what moved flies, the rest stays still. The work is spread over
-     * the next few animation frames (frames.js): one card's change a frame, then all the
-     * numbers, so that no single frame does all three cards at once.
-     */
-    update(frame) {
-      frames.flush();
-      const { snapshot, metrics, events = [] } = frame;
-      const lookup = events.find((e) => e.type === "lookup") ?? null;
-      const keepLookup = events.every((e) =>
-        ["lookup", "hot_key", "hot_key_cleared"].includes(e.type),
-      );
-      const numbers = [];
-      for (const [scheme, card] of cards) {
-        frames.later(() => {
-          if (lookup) card.setLookup(lookup, { draw: false });
-          else if (!keepLookup) card.setLookup(null, { draw: false });
-          numbers.push(card.change(snapshot, metrics.schemes[scheme], context(metrics, events)));
-        });
-      }
-      // The numbers under all three cards, and the lab-wide ones, in one frame: a new text
-      // there lays every card out again (their drawings included), once for all as for one.
-      frames.later(() => {
-        for (const write of numbers) write?.();
-        summary?.update(snapshot, metrics);
-      });
-      frames.start();
-    },
-
-    /** Sentences that say what the events mean (translated). */
-    describe(events) {
-      return describeEvents(events);
-    },
-
-    destroy() {
-      frames.cancel();
-      for (const card of cards.values()) card.destroy();
-      cards.clear();
-      grid?.remove();
-      numbersGrid?.remove();
-      metricsEl?.replaceChildren();
-      summary = null;
-    },
-  };
+/**
+ * The numbers a card needs besides its scheme's: the keys in all, and whether the frame changed placement.
+ * @param {Record<string, any>} metrics
+ * @param {LabEvent[]} [events]
+ */
+function context(metrics, events = []) {
+  return { total: metrics.total_keys, isChange: events.some((e) => CHANGES.has(e.type)) };
 }
 
 function legend() {

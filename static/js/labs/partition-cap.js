@@ -6,7 +6,7 @@
  */
 
 import { fmt, t } from "../i18n.js";
-import { createMetricsList } from "../metrics-list.js";
+import { createLabRenderer } from "../lab-view.js";
 import { createNetworkView } from "../network-view.js";
 import { describeEvents } from "./partition-cap/describe.js";
 import { drawPanels } from "./partition-cap/panels.js";
@@ -19,14 +19,16 @@ import {
 } from "./partition-cap/sections.js";
 import { messageKinds, seatsText, vvText } from "./partition-cap/words.js";
 
-/** @import { Frame, Renderer, Snapshot } from "../types.js" */
+/** @import { Renderer, Snapshot } from "../types.js" */
 
 // Frankfurt left, Tokyo right, the others between (fractions of the drawing)
+/** @type {Record<number, Record<string, [number, number]>>} */
 const WIDE = {
   3: { A: [0.12, 0.46], B: [0.5, 0.2], C: [0.88, 0.46] },
   4: { A: [0.1, 0.46], D: [0.36, 0.2], B: [0.64, 0.2], C: [0.9, 0.46] },
   5: { A: [0.1, 0.4], D: [0.3, 0.17], B: [0.7, 0.17], C: [0.9, 0.4], E: [0.5, 0.6] },
 };
+/** @type {Record<number, Record<string, [number, number]>>} */
 const NARROW = {
   3: { A: [0.2, 0.15], C: [0.8, 0.15], B: [0.5, 0.58] },
   4: { A: [0.2, 0.13], C: [0.8, 0.13], D: [0.2, 0.58], B: [0.8, 0.58] },
@@ -49,109 +51,71 @@ const METRICS = [
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let view = null;
-  let snapshot = null;
-  let root = null;
-  let parts = null;
-  let metricsList = null;
-  let side = null;
-  const myRefs = new Map();
-
-  function positions(nodes, { narrow }) {
-    const table = narrow ? NARROW : WIDE;
-    return table[nodes.length] ?? null;
-  }
-
-  function drawMetrics(metrics) {
-    metricsList?.update(metrics);
-  }
-
-  /**
-   * Draw `next` (and the numbers, when given); `frame` animates what it did.
-   * @param {Snapshot} next
-   * @param {Record<string, number> | null} metrics
-   * @param {Frame | null} [frame]
-   */
-  function drawAll(next, metrics, frame = null) {
-    snapshot = next;
-    view.update(next, frame);
-    drawPanels(view, next);
-    for (const part of Object.values(parts)) part.update?.(next);
-    if (metrics) drawMetrics(metrics);
-  }
-
-  return {
-    mount(el, hello, slots) {
-      root = document.createElement("div");
-      root.className = "pc-lab";
-      el.append(root);
-      const header = createHeader(root);
+  return createLabRenderer({
+    className: "pc-lab",
+    // what the copies hold and what the clients were told: the side panel's tables
+    side: "pc-side",
+    metrics: { list: METRICS, className: "pc-metrics" },
+    mount(lab, hello) {
+      /** @type {Snapshot} */
+      let snapshot = hello.snapshot;
+      /** @type {Map<string, unknown>} refs of the clients' own actions: where to say a refusal */
+      const myRefs = new Map();
+      lab.panel(createHeader(lab.root));
+      /**
+       * @param {string} action
+       * @param {Record<string, unknown>} args
+       * @param {unknown} box
+       */
       const send = (action, args, box) => {
-        parts.clients.clearErrors();
-        const ref = slots.send(action, args);
+        clients.clearErrors();
+        const ref = lab.slots.send(action, args);
         if (ref) myRefs.set(ref, box);
         return ref;
       };
-      const clients = createClients(root, send, { readOnly: slots.readOnly });
-      const netBox = document.createElement("div");
-      netBox.className = "pc-network";
-      root.append(netBox);
-      view = createNetworkView(netBox, {
-        send: slots.send,
-        onError: slots.onError,
-        declaration: hello.declaration,
-        positions,
-        sizes: SIZES,
-        kinds: messageKinds(),
-        label: t("Flight 7's servers and the links between them"),
-        messageLabel: (m) => (m.kind === "sync" && m.info?.vv ? vvText(m.info.vv) : null),
-        describeNode(node, snap) {
-          const copy = snap?.copies?.find((c) => c.server === node.id);
-          if (!copy) return "";
-          return fmt(t("Its copy: %(seats)s, version %(vv)s."), {
-            seats: seatsText(copy.seats_remaining),
-            vv: vvText(copy.vv),
-          });
-        },
-      });
+      const clients = lab.panel(createClients(lab.root, send, { readOnly: lab.readOnly }));
+      const netBox = lab.element("div", "pc-network");
+      const view = lab.own(
+        createNetworkView(netBox, {
+          send: lab.slots.send,
+          onError: lab.slots.onError,
+          declaration: hello.declaration,
+          positions: (nodes, { narrow }) => (narrow ? NARROW : WIDE)[nodes.length] ?? null,
+          sizes: SIZES,
+          kinds: messageKinds(),
+          label: t("Flight 7's servers and the links between them"),
+          messageLabel: (m) => (m.kind === "sync" && m.info?.vv ? vvText(m.info.vv) : null),
+          describeNode(node, snap) {
+            const copy = snap?.copies?.find((/** @type {{ server: string }} */ c) => c.server === node.id);
+            if (!copy) return "";
+            return fmt(t("Its copy: %(seats)s, version %(vv)s."), {
+              seats: seatsText(copy.seats_remaining),
+              vv: vvText(copy.vv),
+            });
+          },
+        }),
+      );
       view.onLayout(() => snapshot && drawPanels(view, snapshot));
-      slots.onError?.((problem) => {
-        if (!myRefs.has(problem.ref)) return false;
-        const box = myRefs.get(problem.ref);
-        myRefs.delete(problem.ref);
-        return parts.clients.showError(box, problem.message || problem.code);
+      lab.onError((problem) => {
+        const ref = problem.ref ?? "";
+        if (!myRefs.has(ref)) return false;
+        const box = myRefs.get(ref);
+        myRefs.delete(ref);
+        return clients.showError(box, problem.message || problem.code);
       });
-      // what the copies hold and what the clients were told: the side panel's tables
-      side = document.createElement("div");
-      side.className = "pc-side";
-      (slots.side ?? root).append(side);
-      const verdicts = createVerdicts(side);
-      const copies = createCopies(side);
-      const operations = createOperations(side);
-      parts = { header, clients, verdicts, copies, operations };
-
-      metricsList = createMetricsList(slots.metrics, METRICS, "pc-metrics");
-      drawAll(hello.snapshot, hello.metrics);
+      const side = /** @type {HTMLElement} */ (lab.side);
+      lab.panel(createVerdicts(side));
+      lab.panel(createCopies(side));
+      lab.panel(createOperations(side));
+      return {
+        draw(next, frame) {
+          if (frame?.ref) myRefs.delete(frame.ref);
+          snapshot = next;
+          view.update(next, frame);
+          drawPanels(view, next);
+        },
+        describe: (events) => describeEvents(events, snapshot),
+      };
     },
-
-    update(frame) {
-      if (frame.ref) myRefs.delete(frame.ref);
-      drawAll(frame.snapshot, frame.metrics, frame);
-    },
-
-    describe(events) {
-      return describeEvents(events, snapshot);
-    },
-
-    destroy() {
-      view?.destroy();
-      root?.remove();
-      side?.remove();
-      metricsList?.destroy();
-      view = null;
-      root = null;
-      side = null;
-      metricsList = null;
-    },
-  };
+  });
 }

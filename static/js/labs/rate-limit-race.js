@@ -14,6 +14,7 @@
  */
 
 import { fmt, num, t } from "../i18n.js";
+import { createLabRenderer } from "../lab-view.js";
 import { duration } from "../motion.js";
 import { createArena } from "./rate-limit-race/arena.js";
 import { createBanner } from "./rate-limit-race/banner.js";
@@ -23,7 +24,14 @@ import { createSide } from "./rate-limit-race/side.js";
 import { createStrip } from "./rate-limit-race/strip.js";
 import { expiryText, modeNames, verb } from "./rate-limit-race/words.js";
 
-/** @import { Hello, Renderer, RendererSlots } from "../types.js" */
+/** @import { LabEvent, Renderer, Send, Snapshot } from "../types.js" */
+
+/**
+ * What the renderer reads of the snapshot's clients (docs/frontend.md, rate-limit-race).
+ * @typedef {{ id: string, kind: string, decides?: boolean, [key: string]: any }} Step
+ * @typedef {{ name: string, outcome: string, steps: Step[], [key: string]: any }} Client
+ * @typedef {{ clients: Client[], [key: string]: any }} RaceState
+ */
 
 const ONE_STEP_MS = 380; // a command's way to Redis (the reply's way back takes as long)
 const ALL_STEPS_MS = 3000; // about how long a frame of many steps (Run all) plays in all
@@ -33,114 +41,113 @@ const ALL_STEPS_MS = 3000; // about how long a frame of many steps (Run all) pla
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let root = null;
-  let banner = null;
-  let arena = null;
-  let strip = null;
-  let orderings = null;
-  let pitfall = null;
-  let side = null;
-  let numbers = null;
-  /** @type {Record<string, string>} */
-  let modes = {};
-  let shown = null; // the snapshot drawn last, once its animation ends
-  /** @type {{cancelled: boolean, timers: number[]} | null} the steps being played */
-  let playing = null;
+  return createLabRenderer({
+    className: "rlr-lab",
+    place: "replace",
+    metrics: { text: metricsText, className: "rlr-numbers" },
+    drawsItself: true,
+    mount(lab, hello) {
+      const root = lab.root;
+      /** @type {ReturnType<typeof createBanner>} */
+      let banner;
+      /** @type {ReturnType<typeof createArena>} */
+      let arena;
+      /** @type {ReturnType<typeof createStrip>} */
+      let strip;
+      /** @type {ReturnType<typeof createOrderings>} */
+      let orderings;
+      /** @type {ReturnType<typeof createPitfall>} */
+      let pitfall;
+      /** @type {ReturnType<typeof createSide> | null} */
+      let side = null;
+      /** @type {Record<string, string>} */
+      let modes = {};
+      /** @type {Snapshot | null} the snapshot drawn last, once its animation ends */
+      let shown = null;
+      /** @type {{cancelled: boolean, timers: number[]} | null} the steps being played */
+      let playing = null;
 
-  /** Draw a state: the snapshot, or one on the way to it. */
-  function drawView(view, running = null) {
-    banner.draw(view);
-    arena.draw(view, running);
-    strip.draw(view, running);
-    orderings.draw(view);
-    pitfall.draw(view);
-    root.dataset.panels = String(!orderings.hidden() || !pitfall.hidden());
-  }
-
-  function stop() {
-    if (!playing) return;
-    playing.cancelled = true;
-    for (const timer of playing.timers) clearTimeout(timer);
-    playing = null;
-    arena?.stop();
-  }
-
-  /**
-   * Play the steps of `events` from `before` to `after`, one at a time.
-   * @param {any} before
-   * @param {any} after
-   * @param {any[]} steps the frame's `step` events
-   */
-  async function play(before, after, steps) {
-    const run = { cancelled: false, timers: /** @type {number[]} */ ([]) };
-    playing = run;
-    const wait = (ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
-    // a step takes about 2.3 ways (there, back, a pause): Run all lasts about 3 s
-    const way = duration(steps.length > 1 ? Math.max(90, Math.min(220, ALL_STEPS_MS / (steps.length * 2.3))) : ONE_STEP_MS);
-    for (let k = 0; k < steps.length; k += 1) {
-      const e = steps[k];
-      drawView(between(before, after, steps, k), e.id);
-      if (e.skipped || kindOf(after, e.id) === "local") {
-        await wait(way);
-      } else {
-        await arena.travel(e.id, verb(e.command), true, way);
-        if (run.cancelled) return;
-        // the counter has the command's effect; the card waits for the reply
-        drawView(between(before, after, steps, k + 1, e.id), e.id);
-        arena.flash();
-        await arena.travel(e.id, shortReply(e.reply), false, way);
+      /**
+       * Draw a state: the snapshot, or one on the way to it.
+       * @param {Snapshot} view
+       * @param {string | null} [running] the step under way
+       */
+      function drawView(view, running = null) {
+        banner.draw(view);
+        arena.draw(view, running);
+        strip.draw(view, running);
+        orderings.draw(view);
+        pitfall.draw(view);
+        root.dataset.panels = String(!orderings.hidden() || !pitfall.hidden());
       }
-      if (run.cancelled) return;
-      drawView(between(before, after, steps, k + 1), e.id);
-      await wait(way / 3);
-      if (run.cancelled) return;
-    }
-    playing = null;
-    drawView(after);
-  }
 
-  return {
-    /**
-     * @param {HTMLElement} el
-     * @param {Hello} hello
-     * @param {Partial<RendererSlots>} [slots]
-     */
-    mount(el, hello, slots = {}) {
+      function stop() {
+        if (!playing) return;
+        playing.cancelled = true;
+        for (const timer of playing.timers) clearTimeout(timer);
+        playing = null;
+        arena?.stop();
+      }
+
+      /**
+       * Play the steps of `events` from `before` to `after`, one at a time.
+       * @param {any} before
+       * @param {any} after
+       * @param {any[]} steps the frame's `step` events
+       */
+      async function play(before, after, steps) {
+        const run = { cancelled: false, timers: /** @type {number[]} */ ([]) };
+        playing = run;
+        const wait = (/** @type {number} */ ms) => new Promise((resolve) => run.timers.push(window.setTimeout(resolve, ms)));
+        // a step takes about 2.3 ways (there, back, a pause): Run all lasts about 3 s
+        const way = duration(steps.length > 1 ? Math.max(90, Math.min(220, ALL_STEPS_MS / (steps.length * 2.3))) : ONE_STEP_MS);
+        for (let k = 0; k < steps.length; k += 1) {
+          const e = steps[k];
+          drawView(between(before, after, steps, k), e.id);
+          if (e.skipped || kindOf(after, e.id) === "local") {
+            await wait(way);
+          } else {
+            await arena.travel(e.id, verb(e.command), true, way);
+            if (run.cancelled) return;
+            // the counter has the command's effect; the card waits for the reply
+            drawView(between(before, after, steps, k + 1, e.id), e.id);
+            arena.flash();
+            await arena.travel(e.id, shortReply(e.reply), false, way);
+          }
+          if (run.cancelled) return;
+          drawView(between(before, after, steps, k + 1), e.id);
+          await wait(way / 3);
+          if (run.cancelled) return;
+        }
+        playing = null;
+        drawView(after);
+      }
+
       modes = modeNames(hello.declaration);
       // refused actions the drawing sent: said where they were sent from
       /** @type {Map<string, string>} */
       const sentFrom = new Map();
+      const send = lab.send;
+      /** @param {string} part */
       const sender = (part) =>
-        slots.readOnly || !slots.send
-          ? null
-          : (action, args) => {
-              const ref = slots.send?.(action, args) ?? null;
+        send
+          ? /** @type {Send} */ (action, args) => {
+              const ref = send(action, args);
               if (ref) sentFrom.set(ref, part);
               if (part === "pitfall") pitfall?.clearError();
               return ref;
-            };
-      root = document.createElement("div");
-      root.className = "rlr-lab";
-      el.replaceChildren(root);
-      banner = createBanner(root);
-      arena = createArena(root, { send: sender("arena") });
+            }
+          : null;
+      banner = lab.own(createBanner(root));
+      arena = lab.own(createArena(root, { send: sender("arena") }));
       // the order, and beside it on a wide stage (under it on a narrow one) the panels
-      const lower = document.createElement("div");
-      lower.className = "rlr-lower";
-      root.append(lower);
-      strip = createStrip(lower, { send: sender("strip") });
-      const panels = document.createElement("div");
-      panels.className = "rlr-panels";
-      lower.append(panels);
-      orderings = createOrderings(panels, { send: sender("strip") });
-      pitfall = createPitfall(panels, { send: sender("pitfall") });
-      side = slots.side ? createSide(slots.side) : null;
-      if (slots.metrics) {
-        numbers = document.createElement("p");
-        numbers.className = "rlr-numbers";
-        slots.metrics.append(numbers);
-      }
-      slots.onError?.((error) => {
+      const lower = lab.element("div", "rlr-lower");
+      strip = lab.own(createStrip(lower, { send: sender("strip") }));
+      const panels = lab.element("div", "rlr-panels", lower);
+      orderings = lab.own(createOrderings(panels, { send: sender("strip") }));
+      pitfall = lab.own(createPitfall(panels, { send: sender("pitfall") }));
+      side = lab.side ? lab.own(createSide(lab.side)) : null;
+      lab.onError((error) => {
         const part = sentFrom.get(error.ref ?? "");
         if (!part) return false;
         sentFrom.delete(error.ref ?? "");
@@ -152,50 +159,35 @@ export function createRenderer() {
         }
         return true;
       });
+      lab.onDestroy(() => stop());
       shown = hello.snapshot;
       drawView(shown);
       side?.update(shown, modes);
-      if (numbers) numbers.textContent = metricsText(hello.metrics);
+      return {
+        update(frame) {
+          stop();
+          const before = shown;
+          const after = frame.snapshot;
+          shown = after;
+          side?.update(after, modes);
+          lab.drawMetrics(frame.metrics, after);
+          const steps = (frame.events ?? []).filter((e) => e.type === "step");
+          if (before && steps.length && duration(ONE_STEP_MS) > 0) {
+            play(before, after, steps);
+            return;
+          }
+          drawView(after);
+          if (before && JSON.stringify(before.key) !== JSON.stringify(after.key)) arena.flash();
+          // a panel that has just been filled is brought into the stage's view (a phone's
+          // stage is short, and scrolls)
+          const types = new Set((frame.events ?? []).map((e) => e.type));
+          if (types.has("orderings")) reveal(orderings.element);
+          else if (types.has("time_passed") || types.has("requests")) reveal(pitfall.element);
+        },
+        describe: (events) => describeEvents(events, modes),
+      };
     },
-
-    update(frame) {
-      stop();
-      const before = shown;
-      const after = frame.snapshot;
-      shown = after;
-      side?.update(after, modes);
-      if (numbers) numbers.textContent = metricsText(frame.metrics);
-      const steps = (frame.events ?? []).filter((e) => e.type === "step");
-      if (before && steps.length && duration(ONE_STEP_MS) > 0) {
-        play(before, after, steps);
-        return;
-      }
-      drawView(after);
-      if (before && JSON.stringify(before.key) !== JSON.stringify(after.key)) arena.flash();
-      // a panel that has just been filled is brought into the stage's view (a phone's
-      // stage is short, and scrolls)
-      const types = new Set((frame.events ?? []).map((e) => e.type));
-      if (types.has("orderings")) reveal(orderings.element);
-      else if (types.has("time_passed") || types.has("requests")) reveal(pitfall.element);
-    },
-
-    describe(events) {
-      return describeEvents(events, modes);
-    },
-
-    destroy() {
-      stop();
-      banner?.destroy();
-      arena?.destroy();
-      strip?.destroy();
-      orderings?.destroy();
-      pitfall?.destroy();
-      side?.destroy();
-      numbers?.remove();
-      root?.remove();
-      root = banner = arena = strip = orderings = pitfall = side = numbers = shown = null;
-    },
-  };
+  });
 }
 
 /**
@@ -213,7 +205,11 @@ function reveal(element) {
   if (by > 0) stage.scrollBy({ top: by, behavior: duration(1) ? "smooth" : "auto" });
 }
 
-/** Whether step `id` is a command to Redis or the client's own check. */
+/**
+ * Whether step `id` is a command to Redis or the client's own check.
+ * @param {RaceState} snapshot
+ * @param {string} id
+ */
 function kindOf(snapshot, id) {
   for (const client of snapshot.clients) {
     const step = client.steps.find((s) => s.id === id);
@@ -222,7 +218,10 @@ function kindOf(snapshot, id) {
   return "redis";
 }
 
-/** A reply as short as a travelling label can be: "99", 100, OK, (nil). */
+/**
+ * A reply as short as a travelling label can be: "99", 100, OK, (nil).
+ * @param {string} reply
+ */
 function shortReply(reply) {
   return reply.replace(/^\(integer\) /, "");
 }
@@ -231,6 +230,12 @@ function shortReply(reply) {
  * The state after the first `revealed` of `steps` (a frame's `step` events): `after`,
  * with the steps not yet revealed (and the decisions they make) as they were `before`;
  * `held`, a step whose reply is still on its way, is drawn as before too.
+ * @param {RaceState} before
+ * @param {RaceState} after
+ * @param {LabEvent[]} steps
+ * @param {number} revealed
+ * @param {string | null} [held]
+ * @returns {Snapshot}
  */
 function between(before, after, steps, revealed, held = null) {
   const future = new Set(steps.slice(revealed).map((e) => e.id));
@@ -264,6 +269,10 @@ function between(before, after, steps, revealed, held = null) {
   };
 }
 
+/**
+ * The race's numbers in words.
+ * @param {Record<string, any>} metrics
+ */
 function metricsText(metrics) {
   const parts = [
     fmt(t("Admitted this minute: %(admitted)s (limit %(limit)s)"), { admitted: num(metrics.admitted), limit: num(metrics.limit) }),

@@ -8,14 +8,14 @@
  */
 
 import { t } from "../i18n.js";
-import { createMetricsList } from "../metrics-list.js";
+import { createLabRenderer } from "../lab-view.js";
 import { createNetworkView } from "../network-view.js";
 import { describeServer, drawCards, serverSpots, viewBoxFor } from "./replication/cards.js";
 import { describeEvents } from "./replication/describe.js";
 import { createLag, createLost, createOperations, createSummary } from "./replication/sections.js";
 import { messageKinds } from "./replication/words.js";
 
-/** @import { Frame, Renderer, Snapshot } from "../types.js" */
+/** @import { Renderer, Snapshot } from "../types.js" */
 
 const PLACE_RANK = { zone: 0, region: 1, ocean: 2 };
 /** @type {[string, () => string][]} each metric's key and words */
@@ -35,54 +35,36 @@ const METRICS = [
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let view = null;
-  /** @type {Snapshot | null} */
-  let snapshot = null;
-  let root = null;
-  let side = null;
-  let parts = null;
-  let metricsList = null;
+  return createLabRenderer({
+    className: "rp-lab",
+    side: "rp-side",
+    metrics: { list: METRICS, className: "rp-metrics" },
+    mount(lab, hello) {
+      /** @type {Snapshot} */
+      let snapshot = hello.snapshot;
 
-  /** Servers left to right from the nearest to the farthest (cards.js places them). */
-  function positions(nodes, size) {
-    const places = new Map((snapshot?.servers ?? []).map((s) => [s.id, PLACE_RANK[s.place] ?? 0]));
-    const order = [...nodes].sort((a, b) => (places.get(a.id) ?? 0) - (places.get(b.id) ?? 0) || (a.id < b.id ? -1 : 1));
-    return serverSpots(
-      order.map((node) => node.id),
-      size,
-    );
-  }
+      /**
+       * Servers left to right from the nearest to the farthest (cards.js places them).
+       * @param {{ id: string }[]} nodes
+       * @param {{ width: number, height: number, narrow: boolean }} size
+       */
+      function positions(nodes, size) {
+        /** @type {Map<string, number>} */
+        const places = new Map(
+          (snapshot?.servers ?? []).map((/** @type {{ id: string, place: keyof typeof PLACE_RANK }} */ s) => [s.id, PLACE_RANK[s.place] ?? 0]),
+        );
+        const order = [...nodes].sort((a, b) => (places.get(a.id) ?? 0) - (places.get(b.id) ?? 0) || (a.id < b.id ? -1 : 1));
+        return serverSpots(
+          order.map((node) => node.id),
+          size,
+        );
+      }
 
-  function drawMetrics(metrics) {
-    metricsList?.update(metrics);
-  }
-
-  /**
-   * @param {Snapshot} next
-   * @param {Record<string, any> | null} metrics
-   * @param {Frame | null} [frame]
-   */
-  function drawAll(next, metrics, frame = null) {
-    snapshot = next;
-    view.update(next, frame);
-    drawCards(view, next);
-    for (const part of Object.values(parts)) part.update(next);
-    drawMetrics(metrics);
-  }
-
-  return {
-    mount(el, hello, slots) {
-      root = document.createElement("div");
-      root.className = "rp-lab";
-      el.append(root);
-      snapshot = hello.snapshot;
-      const summary = createSummary(root);
-      const netBox = document.createElement("div");
-      netBox.className = "rp-network";
-      root.append(netBox);
-      view = createNetworkView(netBox, {
-        send: slots.send,
-        onError: slots.onError,
+      lab.panel(createSummary(lab.root));
+      const netBox = lab.element("div", "rp-network");
+      const view = createNetworkView(netBox, {
+        send: lab.slots.send,
+        onError: lab.slots.onError,
         declaration: hello.declaration,
         positions,
         // the room the stage gives, one unit a pixel: the cards' text at its own size
@@ -92,29 +74,20 @@ export function createRenderer() {
         messageLabel: (m) => (m.kind === "wal" ? `#${m.info?.lsn}` : m.kind === "wal_batch" ? `#${m.info?.first}–${m.info?.last}` : null),
         describeNode: (node, snap) => describeServer(node, snap),
       });
+      lab.own(view);
       view.onLayout(() => snapshot && drawCards(view, snapshot));
-      side = document.createElement("div");
-      side.className = "rp-side";
-      (slots.side ?? root).append(side);
-      parts = { summary, lag: createLag(side), lost: createLost(side), operations: createOperations(side) };
-      metricsList = createMetricsList(slots.metrics, METRICS, "rp-metrics");
-      drawAll(hello.snapshot, hello.metrics);
+      const side = /** @type {HTMLElement} */ (lab.side);
+      lab.panel(createLag(side));
+      lab.panel(createLost(side));
+      lab.panel(createOperations(side));
+      return {
+        draw(next, frame) {
+          snapshot = next;
+          view.update(next, frame);
+          drawCards(view, next);
+        },
+        describe: (events) => describeEvents(events),
+      };
     },
-
-    update(frame) {
-      drawAll(frame.snapshot, frame.metrics, frame);
-    },
-
-    describe(events) {
-      return describeEvents(events);
-    },
-
-    destroy() {
-      view?.destroy();
-      root?.remove();
-      side?.remove();
-      metricsList?.destroy();
-      view = root = side = metricsList = parts = snapshot = null;
-    },
-  };
+  });
 }

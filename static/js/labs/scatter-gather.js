@@ -8,104 +8,73 @@
  */
 
 import { fmt, num, t } from "../i18n.js";
+import { createLabRenderer } from "../lab-view.js";
 import { createCluster, ms } from "./scatter-gather/cluster.js";
 import { describeEvents } from "./scatter-gather/describe.js";
 import { createAnswer } from "./scatter-gather/side.js";
 import { createTailChart } from "./scatter-gather/tail-chart.js";
 
-/** @import { Hello, Renderer, RendererSlots } from "../types.js" */
+/** @import { Renderer, Snapshot } from "../types.js" */
+
+/**
+ * The status line: the last query's SQL (code, never translated), then its numbers.
+ * @param {Snapshot} snapshot
+ */
+function statusLine(snapshot) {
+  const query = snapshot.last_query;
+  if (!query) {
+    return fmt(t("%(n)s shards, each answering in about %(median)s, one in a hundred after %(p99)s or more."), {
+      n: num(snapshot.shard_count),
+      median: ms(snapshot.latency_model.median_us),
+      p99: ms(snapshot.latency_model.p99_us),
+    });
+  }
+  return fmt(t("%(asked)s of %(n)s shards · answer after %(time)s"), {
+    asked: num(query.shards_asked),
+    n: num(snapshot.shard_count),
+    time: ms(query.latency_us),
+  });
+}
 
 /**
  * A renderer for one mounted lab view.
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let root = null;
-  let status = null;
-  let sql = null;
-  let said = null;
-  let cluster = null;
-  let chart = null;
-  let answer = null;
-  let numbers = null;
-
-  /** The status line: the last query's SQL (code, never translated), then its numbers. */
-  function statusLine(snapshot) {
-    const query = snapshot.last_query;
-    if (!query) {
-      return fmt(t("%(n)s shards, each answering in about %(median)s, one in a hundred after %(p99)s or more."), {
-        n: num(snapshot.shard_count),
-        median: ms(snapshot.latency_model.median_us),
-        p99: ms(snapshot.latency_model.p99_us),
-      });
-    }
-    return fmt(t("%(asked)s of %(n)s shards · answer after %(time)s"), {
-      asked: num(query.shards_asked),
-      n: num(snapshot.shard_count),
-      time: ms(query.latency_us),
-    });
-  }
-
-  function draw(snapshot, metrics, animate) {
-    sql.textContent = snapshot.last_query ? `${snapshot.last_query.sql} · ` : "";
-    sql.hidden = !snapshot.last_query;
-    said.textContent = statusLine(snapshot);
-    cluster.update(snapshot, animate);
-    chart.update(snapshot, metrics);
-    answer?.update(snapshot);
-    if (numbers) numbers.textContent = metricsText(metrics);
-  }
-
-  return {
-    /**
-     * @param {HTMLElement} el
-     * @param {Hello} hello
-     * @param {Partial<RendererSlots>} [slots]
-     */
-    mount(el, hello, slots = {}) {
-      root = document.createElement("div");
-      root.className = "sg-lab";
-      status = document.createElement("p");
-      status.className = "sg-status";
-      sql = document.createElement("code");
+  return createLabRenderer({
+    className: "sg-lab",
+    place: "replace",
+    metrics: { text: metricsText, className: "sg-numbers" },
+    mount(lab) {
+      const status = lab.element("p", "sg-status");
+      const sql = lab.element("code", null, status);
       sql.translate = false;
-      said = document.createElement("span");
-      status.append(sql, said);
-      const grid = document.createElement("div");
-      grid.className = "sg-grid";
-      root.append(status, grid);
-      el.replaceChildren(root);
-      cluster = createCluster(grid);
-      chart = createTailChart(grid);
-      answer = slots.side ? createAnswer(slots.side) : null;
-      if (slots.metrics) {
-        numbers = document.createElement("p");
-        numbers.className = "sg-numbers";
-        slots.metrics.append(numbers);
-      }
-      draw(hello.snapshot, hello.metrics, false);
+      const said = lab.element("span", null, status);
+      const grid = lab.element("div", "sg-grid");
+      const cluster = lab.own(createCluster(grid));
+      const chart = lab.own(createTailChart(grid));
+      const answer = lab.side ? lab.own(createAnswer(lab.side)) : null;
+      return {
+        draw(snapshot, frame, metrics) {
+          // a frame with a query animates its answers; a hello draws them where they are
+          const animate = (frame?.events ?? []).some((e) => e.type === "query");
+          sql.textContent = snapshot.last_query ? `${snapshot.last_query.sql} · ` : "";
+          sql.hidden = !snapshot.last_query;
+          said.textContent = statusLine(snapshot);
+          cluster.update(snapshot, animate);
+          chart.update(snapshot, metrics);
+          answer?.update(snapshot);
+        },
+        describe: (events) => describeEvents(events),
+      };
     },
-
-    update(frame) {
-      const asked = (frame.events ?? []).some((e) => e.type === "query");
-      draw(frame.snapshot, frame.metrics, asked);
-    },
-
-    describe(events) {
-      return describeEvents(events);
-    },
-
-    destroy() {
-      cluster?.destroy();
-      chart?.destroy();
-      answer?.destroy();
-      numbers?.remove();
-      root?.remove();
-      root = status = sql = said = cluster = chart = answer = numbers = null;
-    },
-  };
+  });
 }
 
+/**
+ * The queries so far, in words.
+ * @param {Record<string, any>} metrics
+ */
 function metricsText(metrics) {
   const q = metrics.queries;
   return fmt(t("Queries so far: %(key)s by key, %(scatter)s without it, %(board)s boards, %(history)s aircraft histories, %(index)s index queries; %(requests)s requests to shards in all."), {

@@ -7,14 +7,14 @@
  */
 
 import { t } from "../i18n.js";
-import { createMetricsList } from "../metrics-list.js";
+import { createLabRenderer } from "../lab-view.js";
 import { createNetworkView } from "../network-view.js";
 import { describeEvents } from "./two-phase-commit/describe.js";
 import { describeServer, drawPanels } from "./two-phase-commit/panels.js";
 import { createBank, createCosts, createHistory, createJudged } from "./two-phase-commit/side.js";
 import { messageKinds } from "./two-phase-commit/words.js";
 
-/** @import { Frame, Renderer, Snapshot } from "../types.js" */
+/** @import { Renderer, Snapshot } from "../types.js" */
 
 /** @type {Record<string, [number, number]>} */
 const WIDE = {
@@ -50,74 +50,40 @@ const METRICS = [
  * @returns {Renderer}
  */
 export function createRenderer() {
-  let view = null;
-  let snapshot = null;
-  let root = null;
-  let side = null;
-  let parts = [];
-  let metricsList = null;
-
-  function drawMetrics(metrics) {
-    metricsList?.update(metrics);
-  }
-
-  /**
-   * @param {Snapshot} next
-   * @param {Record<string, any> | null} metrics
-   * @param {Frame | null} [frame]
-   */
-  function drawAll(next, metrics, frame = null) {
-    snapshot = next;
-    view.update(next, frame);
-    drawPanels(view, next);
-    for (const part of parts) part.update(next);
-    if (metrics) drawMetrics(metrics);
-  }
-
-  return {
-    mount(el, hello, slots) {
-      root = document.createElement("div");
-      root.className = "tp-lab";
-      el.append(root);
-      view = createNetworkView(root, {
-        send: slots.send,
-        onError: slots.onError,
-        declaration: hello.declaration,
-        positions: (nodes, { narrow }) => (narrow ? NARROW : WIDE),
-        sizes: SIZES,
-        kinds: messageKinds(),
-        actions: { stop: "crash_server", restart: "recover_server" },
-        fixedNodes: ["client"],
-        nodeMark: (id) => MARKS[id]?.() ?? id,
-        label: t("The client, the coordinator and the two shards, with the rows each shard holds"),
-        messageLabel: (m) => (m.info?.txn === undefined ? null : `T${m.info.txn}`),
-        describeNode: (node, snap) => describeServer(node, snap),
-      });
+  return createLabRenderer({
+    className: "tp-lab",
+    side: "tp-side",
+    metrics: { list: METRICS, className: "tp-metrics" },
+    mount(lab, hello) {
+      /** @type {Snapshot} */
+      let snapshot = hello.snapshot;
+      const view = lab.own(
+        createNetworkView(lab.root, {
+          send: lab.slots.send,
+          onError: lab.slots.onError,
+          declaration: hello.declaration,
+          positions: (nodes, { narrow }) => (narrow ? NARROW : WIDE),
+          sizes: SIZES,
+          kinds: messageKinds(),
+          actions: { stop: "crash_server", restart: "recover_server" },
+          fixedNodes: ["client"],
+          nodeMark: (id) => MARKS[/** @type {keyof typeof MARKS} */ (id)]?.() ?? id,
+          label: t("The client, the coordinator and the two shards, with the rows each shard holds"),
+          messageLabel: (m) => (m.info?.txn === undefined ? null : `T${m.info.txn}`),
+          describeNode: (node, snap) => describeServer(node, snap),
+        }),
+      );
       view.onLayout(() => snapshot && drawPanels(view, snapshot));
-      side = document.createElement("div");
-      side.className = "tp-side";
-      (slots.side ?? root).append(side);
-      parts = [createCosts(side), createBank(side), createJudged(side), createHistory(side)];
-      metricsList = createMetricsList(slots.metrics, METRICS, "pc-metrics tp-metrics");
-      drawAll(hello.snapshot, hello.metrics);
+      const side = /** @type {HTMLElement} */ (lab.side);
+      for (const part of [createCosts(side), createBank(side), createJudged(side), createHistory(side)]) lab.panel(part);
+      return {
+        draw(next, frame) {
+          snapshot = next;
+          view.update(next, frame);
+          drawPanels(view, next);
+        },
+        describe: (events) => describeEvents(events),
+      };
     },
-
-    update(frame) {
-      drawAll(frame.snapshot, frame.metrics, frame);
-    },
-
-    describe(events) {
-      return describeEvents(events);
-    },
-
-    destroy() {
-      view?.destroy();
-      root?.remove();
-      side?.remove();
-      metricsList?.destroy();
-      for (const part of parts) part.destroy?.();
-      view = root = side = metricsList = snapshot = null;
-      parts = [];
-    },
-  };
+  });
 }
