@@ -28,6 +28,7 @@ CostCase = tuple[str, tuple[Action, ...], tuple[Action, ...]]
 
 EMBED_WIDTH = 800  # a docs column
 EMBED_HEIGHT = 720  # the stage, "Just now" and the first quick action at 800 wide
+EMBED_SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
 
 
 @dataclass(frozen=True)
