@@ -3,7 +3,8 @@
 Each package in this folder is a lab: its `manifest.py` declares `MANIFEST`, a
 `LabManifest` (built) or a `ComingLab` (simulators/labs/manifest.py). Nothing else lists
 the labs: `REGISTRY` finds them once, in course order (chapter, then place), and
-`LABS` maps the slug of each built lab to its simulator class.
+`LABS` maps the slug of each built lab to its simulator class (`BUILT`: the classes
+alone).
 
 A package on another entry of this package's `__path__` is found too, after
 `REGISTRY.refresh()`: tests/server/test_adding_a_lab.py builds a scratch lab that way.
@@ -29,6 +30,7 @@ class Registry:
         self.manifests: dict[str, Manifest] = {}  # slug: manifest, course order
         self.labs: dict[str, type] = {}  # slug: simulator class, built labs only
         self.built: list[LabManifest] = []
+        self.classes: list[type] = []  # the built labs' simulator classes, in order
         self.coming: list[ComingLab] = []
         self.refresh()
 
@@ -43,6 +45,7 @@ class Registry:
         self.manifests.update(by_slug)
         self.built[:] = [m for m in found if isinstance(m, LabManifest)]
         self.coming[:] = [m for m in found if isinstance(m, ComingLab)]
+        self.classes[:] = [m.lab for m in self.built]
         self.labs.clear()
         self.labs.update((m.slug, m.lab) for m in self.built)
 
@@ -81,5 +84,6 @@ def _discover() -> list[Manifest]:
 
 REGISTRY = Registry()
 LABS = REGISTRY.labs
+BUILT = REGISTRY.classes  # the built labs' classes in the course's order
 
-__all__ = ["LABS", "REGISTRY", "ComingLab", "LabManifest", "Registry"]
+__all__ = ["BUILT", "LABS", "REGISTRY", "ComingLab", "LabManifest", "Registry"]
