@@ -6,12 +6,17 @@ the labs: `REGISTRY` finds them once, in course order (chapter, then place), and
 `LABS` maps the slug of each built lab to its simulator class (`BUILT`: the classes
 alone).
 
-A package on another entry of this package's `__path__` is found too, after
-`REGISTRY.refresh()`: tests/server/test_adding_a_lab.py builds a scratch lab that way.
+A package on another entry of this package's `__path__` is found too: the folders
+`simulators/labs` of the roots named in the environment's `PLAYGROUND_LAB_ROOTS`
+(os.pathsep between them; playground/settings.py serves their static files, templates
+and translations too), or one added before `REGISTRY.refresh()`.
+tests/server/test_adding_a_lab.py builds a scratch lab in such a root.
 """
 
 import importlib
+import os
 import pkgutil
+from pathlib import Path
 
 from simulators.labs.manifest import ComingLab, LabManifest
 
@@ -81,6 +86,9 @@ def _discover() -> list[Manifest]:
         found.append(manifest)
     return found
 
+
+for _root in filter(None, os.environ.get("PLAYGROUND_LAB_ROOTS", "").split(os.pathsep)):
+    __path__.append(str(Path(_root) / "simulators" / "labs"))
 
 REGISTRY = Registry()
 LABS = REGISTRY.labs

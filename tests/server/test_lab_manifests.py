@@ -6,12 +6,16 @@ narrative, its tour, its title and promise in every language, its example script
 the actions the sweeps press are checked here, for every lab the registry finds.
 """
 
+import inspect
 import random
+import re
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
 from playground.catalogue import CHAPTER_TITLES
@@ -19,21 +23,27 @@ from playground.catalogues import LOCALE
 from simulators.engine.declaration import ActionError
 from simulators.labs import LABS, REGISTRY, ComingLab, LabManifest, RegistryError
 
-REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("zh_Hans", "th")
 BUILT = [m.slug for m in REGISTRY.built]
 EVERY = list(REGISTRY.manifests)
 
 
 def translations(folder: str) -> dict[str, str]:
-    """msgid: msgstr of the Python side's catalogue, fuzzy and empty ones left out."""
-    with (LOCALE / folder / "LC_MESSAGES" / "django.po").open("rb") as source:
-        catalogue = read_po(source, locale=folder)
-    return {
-        m.id: m.string
-        for m in catalogue
-        if m.id and isinstance(m.id, str) and m.string and not m.fuzzy
-    }
+    """msgid: msgstr of the Python side's catalogues (this repository's, and those of
+    any other root of labs), fuzzy and empty ones left out."""
+    found = {}
+    for root in [LOCALE, *settings.LOCALE_PATHS]:
+        path = Path(root) / folder / "LC_MESSAGES" / "django.po"
+        if not path.exists():
+            continue
+        with path.open("rb") as source:
+            catalogue = read_po(source, locale=folder)
+        found.update(
+            (m.id, m.string)
+            for m in catalogue
+            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy
+        )
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -63,23 +73,31 @@ def test_every_lab_has_a_chapter_a_place_and_its_words_in_every_language(
 
 @pytest.mark.parametrize("slug", BUILT)
 def test_a_built_lab_has_every_part(slug):
+    """Its manifest beside it, its renderer module, its narrative, its tour, a frame
+    that can hold it; every part missing is named."""
     manifest = REGISTRY[slug]
     lab = manifest.lab
-    assert lab.slug == slug
-    folder = REPO / "simulators" / "labs" / slug.replace("-", "_")
-    assert (folder / "manifest.py").is_file(), "the manifest beside the lab"
-    # its renderer module (and the folder of its own modules beside it)
-    assert (settings.BASE_DIR / "static" / manifest.renderer).is_file()
-    assert manifest.renderer == f"js/labs/{slug}.js"
-    # its narrative (the guide under the stage)
-    get_template(manifest.narrative)
+    missing = []
+    if lab.slug != slug:
+        missing.append(f"the lab's slug is {lab.slug!r}")
+    if not (Path(inspect.getfile(lab)).parent / "manifest.py").is_file():
+        missing.append("the manifest beside the lab")
+    if manifest.renderer != f"js/labs/{slug}.js":
+        missing.append(f"the renderer at js/labs/{slug}.js, not {manifest.renderer}")
+    if not finders.find(manifest.renderer):
+        missing.append(f"static/{manifest.renderer} is missing")
+    try:
+        get_template(manifest.narrative)
+    except TemplateDoesNotExist:
+        missing.append(f"the narrative templates/{manifest.narrative} is missing")
     # its stylesheet's path, by convention (the file is checked where it is made)
-    assert manifest.stylesheet == f"css/labs/{slug}.css"
-    # its tour
-    assert manifest.tour, "a tour"
-    # a frame that holds its stage
-    assert 240 <= manifest.embed_width <= 4000
-    assert 200 <= manifest.embed_height <= 4000
+    if manifest.stylesheet != f"css/labs/{slug}.css":
+        missing.append(f"the stylesheet at css/labs/{slug}.css")
+    if not manifest.tour:
+        missing.append("a tour")
+    if not (240 <= manifest.embed_width <= 4000 and manifest.embed_height >= 200):
+        missing.append("an embed frame of at least 240 × 200")
+    assert not missing, f"{slug}: " + "; ".join(missing)
 
 
 @pytest.mark.parametrize("slug", BUILT)
@@ -128,3 +146,25 @@ def test_a_lab_folder_without_a_manifest_is_refused(tmp_path, monkeypatch):
     with pytest.raises(RegistryError, match="half_made/ has no manifest.py"):
         labs.Registry()
     assert list(LABS) == BUILT  # the registry in use is untouched
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", BUILT)
+def test_a_built_lab_is_in_the_catalogue_with_its_page_embed_and_oembed(client, slug):
+    """What the manifest says reaches the site, with no other list to edit."""
+    manifest = REGISTRY[slug]
+    catalogue = client.get("/").content.decode()
+    assert f'href="/labs/{slug}/"' in catalogue
+    page = client.get(f"/labs/{slug}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'data-ws-path="/ws/labs/{slug}/"' in html
+    assert re.search(rf'data-renderer="[^"]*/{re.escape(manifest.renderer)}"', html)
+    assert f'data-embed-height="{manifest.embed_height}"' in html
+    embed = client.get(f"/embed/{slug}/")
+    assert embed.status_code == 200
+    answer = client.get("/oembed", {"url": f"http://testserver/labs/{slug}/"}).json()
+    assert (answer["width"], answer["height"]) == (
+        manifest.embed_width,
+        manifest.embed_height,
+    )
