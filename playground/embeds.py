@@ -34,27 +34,18 @@ from playground.catalogue import find_lab
 from playground.links import MAX_LINK_CHARS, LinkError, read_link
 from playground.modulepreload import EMBED_SCRIPT
 from playground.views import lab_card, lab_context, seed_from
+from simulators.labs import REGISTRY
+from simulators.labs.manifest import EMBED_SHORT_HEIGHT, EMBED_WIDTH
 
 PROVIDER_NAME = "Distributed Data Playground"
 
 # The snippet's size: as wide as a docs column, tall enough for the drawing and the
-# controls under it (the page scrolls inside the frame when it needs more).
-DEFAULT_WIDTH = 800
-# Each holds the stage, "Just now" and the first quick action in an 800-wide frame
-# (tests/browser/test_stage.py); static/js/embed-dialog.js proposes the same numbers.
-DEFAULT_HEIGHTS = {
-    "hash-placement": 720,
-    "range-splits": 720,
-    "scatter-gather": 720,
-    "replication": 720,
-    "quorum": 680,
-    "partition-cap": 720,
-    "two-phase-commit": 720,
-    "cache-stampede": 720,
-    "rate-limit-race": 720,
-    "graph-traversal": 720,
-}
-SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
+# controls under it (the page scrolls inside the frame when it needs more). Each lab's
+# manifest holds its own (simulators/labs/<lab>/manifest.py: the stage, "Just now" and
+# the first quick action in the frame, tests/browser/test_lab_sweep.py); the Embed
+# dialog reads the same numbers from the lab page (data-embed-*).
+DEFAULT_WIDTH = EMBED_WIDTH
+SHORT_HEIGHT = EMBED_SHORT_HEIGHT
 MIN_WIDTH, MIN_HEIGHT = 240, 200  # smaller than this, no lab can be used
 MAX_SIDE = 4000  # a larger maxwidth or maxheight asks for nothing smaller: clamped
 
@@ -63,11 +54,13 @@ LINK_TEXT = re.compile(r"[0-9]{1,8}\.[A-Za-z0-9_-]+")
 DIGITS = re.compile(r"[0-9]+")
 
 
-def proposed_height(slug: str, options: "EmbedOptions") -> int:
-    """The frame's height to propose: room for the controls only where there are any."""
+def proposed_size(slug: str, options: "EmbedOptions") -> tuple[int, int]:
+    """The frame's width and height to propose for a built lab: room for the controls
+    only where there are any."""
+    manifest = REGISTRY[slug]
     if options.controls and options.mode != "readonly":
-        return DEFAULT_HEIGHTS.get(slug, 640)
-    return SHORT_HEIGHT
+        return manifest.embed_width, manifest.embed_height
+    return manifest.embed_width, SHORT_HEIGHT
 
 
 @dataclass(frozen=True)
@@ -218,8 +211,7 @@ def _oembed_answer(request: HttpRequest) -> dict:
         src += f"?{query}"
     if link:
         src += f"#link={link}"
-    height = proposed_height(slug, options)
-    width = DEFAULT_WIDTH
+    width, height = proposed_size(slug, options)
     if max_width is not None:
         width = min(width, max_width)
     if max_height is not None:

@@ -31,11 +31,6 @@ LAB_PAGE_SCRIPT = "js/lab-page.js"
 EMBED_SCRIPT = "js/embed.js"
 
 
-def renderer_path(slug: str) -> str:
-    """The static path of a lab's renderer module (lab-page.js imports it by URL)."""
-    return f"js/labs/{slug}.js"
-
-
 def read_static(path: str) -> str:
     """The text of a static file, found as whitenoise and collectstatic find it."""
     found = finders.find(path)
@@ -70,11 +65,11 @@ def module_preloads(*entries: str) -> list[str]:
 
 def page_entries() -> list[tuple[str, ...]]:
     """The entry modules of every page that runs modules: each lab and its embed."""
-    from simulators.labs import LABS
+    from simulators.labs import REGISTRY
 
     return [
-        (script, renderer_path(slug))
-        for slug in LABS
+        (script, manifest.renderer)
+        for manifest in REGISTRY.built
         for script in (LAB_PAGE_SCRIPT, EMBED_SCRIPT)
     ]
 

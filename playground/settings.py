@@ -55,10 +55,19 @@ MIDDLEWARE = [
 ROOT_URLCONF = "playground.urls"
 ASGI_APPLICATION = "playground.asgi.application"
 
+# Other roots of lab folders, laid out as this repository (simulators/labs/<lab>/,
+# static/js/labs/, templates/labs/narratives/, locale/): simulators/labs/__init__.py
+# finds their labs, and their static files, templates and translations are served
+# with this repository's. Empty in use; tests/server/test_adding_a_lab.py builds a
+# scratch lab in one.
+LAB_ROOTS = [
+    Path(p) for p in os.environ.get("PLAYGROUND_LAB_ROOTS", "").split(os.pathsep) if p
+]
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", *(root / "templates" for root in LAB_ROOTS)],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -120,13 +129,13 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("th", "ไทย")]
 LANGUAGE_COOKIE_NAME = "playground_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale", *(root / "locale" for root in LAB_ROOTS)]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [BASE_DIR / "static", *(root / "static" for root in LAB_ROOTS)]
 # `manage.py collectstatic` (make run, and every test server, run it) copies the files
 # here with a .gz beside each; playground/staticserve.py serves them (with DEBUG, the
 # source folders instead, each file read afresh, so an edit shows at once).

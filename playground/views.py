@@ -14,13 +14,15 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
+from playground import catalogue as course
 from playground import store
 from playground.addresses import limit_key
-from playground.catalogue import CHAPTERS, Chapter, LabEntry, built_labs, find_lab
-from playground.modulepreload import LAB_PAGE_SCRIPT, module_preloads, renderer_path
+from playground.catalogue import Chapter, LabEntry, built_labs, find_lab
+from playground.modulepreload import LAB_PAGE_SCRIPT, module_preloads
 from playground.protocol import member_id_of
 from playground.rooms.door import LineFull, door
 from simulators.engine.rng import SEED_MAX
+from simulators.labs.manifest import EMBED_SHORT_HEIGHT
 
 
 def catalogue(request: HttpRequest) -> HttpResponse:
@@ -31,7 +33,7 @@ def catalogue(request: HttpRequest) -> HttpResponse:
             "title": chapter.title,
             "coming": [lab_card(chapter, e) for e in chapter.labs if not e.built],
         }
-        for chapter in CHAPTERS
+        for chapter in course.chapters()
     ]
     ready = [lab_card(*pair) for pair in built_labs()]
     return render(request, "catalogue.html", {"chapters": chapters, "ready": ready})
@@ -72,24 +74,26 @@ def coming_context(chapter: Chapter, entry: LabEntry) -> dict:
     }
 
 
-def stylesheet_path(slug: str) -> str:
-    """The static path of a lab's own stylesheet, loaded after app.css by every page
-    that shows the lab (docs/frontend.md, "Stylesheets")."""
-    return f"css/labs/{slug}.css"
-
-
 def lab_context(chapter: Chapter, entry: LabEntry, script=LAB_PAGE_SCRIPT) -> dict:
     """What every page that runs a lab needs: its names, socket, renderer, stylesheet,
     guide, and the modules to preload (`script`, the page's own module, and all they
     import)."""
-    renderer = renderer_path(entry.slug)
+    manifest = entry.manifest
+    renderer = manifest.renderer
     return {
         "lab": lab_card(chapter, entry),
         "ws_path": f"/ws/labs/{entry.slug}/",
         "renderer_module": static(renderer),
-        "stylesheet": stylesheet_path(entry.slug),
         "module_preloads": module_preloads(script, renderer),
-        "narrative_template": f"labs/narratives/{entry.slug}.html",
+        "narrative_template": manifest.narrative,
+        # the lab's own stylesheet's static path (css/labs/<slug>.css), loaded after
+        # app.css by every page that shows the lab (docs/frontend.md, "Stylesheets")
+        "stylesheet": manifest.stylesheet,
+        # the frame the Embed dialog proposes (static/js/embed-dialog.js reads it from
+        # the page's data-embed-* attributes; oEmbed proposes the same)
+        "embed_width": manifest.embed_width,
+        "embed_height": manifest.embed_height,
+        "embed_short_height": EMBED_SHORT_HEIGHT,
     }
 
 

@@ -9,7 +9,7 @@
  *   const share = createShare(shareEl, { getLink });
  *   mountEmbedDialog(share, { getLink, slug: root.dataset.lab, title });
  *
- * or anywhere with `createEmbedDialog({getLink, slug, title})`, which returns
+ * or anywhere with `createEmbedDialog({getLink, slug, title, sizes})`, which returns
  * `{trigger, dialog, open()}` to place yourself. `title` (the iframe's accessible name)
  * defaults to the page's h1. The options are the query parameters of
  * /embed/<slug>/ (playground/embeds.py, docs/embedding.md).
@@ -21,22 +21,12 @@ import { noLinkText } from "./share.js";
 
 // Longer than this, some chat and docs tools cut a URL (playground/links.py).
 const SHORT_LINK_CHARS = 2000;
-// The sizes oEmbed proposes (playground/embeds.py): a docs column wide, tall enough for
-// the drawing and the controls under it.
-const DEFAULT_WIDTH = 800;
-const DEFAULT_HEIGHTS = {
-  "hash-placement": 720,
-  "range-splits": 720,
-  "scatter-gather": 720,
-  replication: 720,
-  quorum: 680,
-  "partition-cap": 720,
-  "two-phase-commit": 720,
-  "cache-stampede": 720,
-  "rate-limit-race": 720,
-  "graph-traversal": 720,
-};
-const SHORT_HEIGHT = 520;
+// The frame oEmbed proposes (playground/embeds.py), as the lab's manifest declares it
+// (simulators/labs/<lab>/manifest.py): the lab page carries it on #lab as
+// data-embed-width, data-embed-height (room for the controls) and
+// data-embed-short-height (no controls, or read-only). These are used only on a page
+// that has no such attributes.
+const FALLBACK_SIZES = { width: 800, height: 720, shortHeight: 520 };
 const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light", lang: "" };
 
 /** Escape text for an HTML attribute value in double quotes. */
@@ -65,11 +55,32 @@ export function embedUrl({ origin, slug, link, options = {} }) {
 }
 
 /**
+ * The frame sizes a lab page proposes, read from its root's data-embed-* attributes.
+ * @param {HTMLElement | null} [root]
+ * @returns {{width: number, height: number, shortHeight: number}}
+ */
+export function embedSizes(root = document.getElementById("lab")) {
+  const data = root ? root.dataset : {};
+  /** @param {string | undefined} text @param {number} fallback */
+  const size = (text, fallback) => {
+    const value = Number(text);
+    return Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    width: size(data.embedWidth, FALLBACK_SIZES.width),
+    height: size(data.embedHeight, FALLBACK_SIZES.height),
+    shortHeight: size(data.embedShortHeight, FALLBACK_SIZES.shortHeight),
+  };
+}
+
+/**
  * The height an embed needs by default: room for the controls where there are any (a
  * read-only embed has none).
+ * @param {{height: number, shortHeight: number}} sizes
+ * @param {boolean} controls
  */
-export function defaultHeight(slug, controls, mode = "interactive") {
-  return controls && mode !== "readonly" ? (DEFAULT_HEIGHTS[slug] ?? 640) : SHORT_HEIGHT;
+export function defaultHeight(sizes, controls, mode = "interactive") {
+  return controls && mode !== "readonly" ? sizes.height : sizes.shortHeight;
 }
 
 /** The <iframe> snippet for a docs page; every value is escaped. */
@@ -95,9 +106,10 @@ function ensureStyles() {
 
 /**
  * The dialog and its trigger. `getLink(fork)` resolves to `{link, chars}`; `title` names
- * the iframe for screen readers.
+ * the iframe for screen readers; `sizes` are the frames it proposes (by default the
+ * page's, `embedSizes()`).
  */
-export function createEmbedDialog({ getLink, slug, title = "" }) {
+export function createEmbedDialog({ getLink, slug, title = "", sizes: proposed = embedSizes() }) {
   ensureStyles();
   dialogCount += 1;
   const id = `embed-dialog-${dialogCount}`;
@@ -113,7 +125,7 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
     attrs: { id, "aria-labelledby": `${id}-title` },
   });
 
-  const state = { ...DEFAULTS, width: DEFAULT_WIDTH, height: defaultHeight(slug, true) };
+  const state = { ...DEFAULTS, width: proposed.width, height: defaultHeight(proposed, true) };
   let heightTouched = false;
   let link = null;
 
@@ -126,7 +138,7 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
       input.addEventListener("change", () => {
         state[name] = value;
         if (name === "mode" && !heightTouched) {
-          state.height = defaultHeight(slug, state.controls, state.mode);
+          state.height = defaultHeight(proposed, state.controls, state.mode);
           heightInput.value = String(state.height);
         }
         render();
@@ -143,7 +155,7 @@ export function createEmbedDialog({ getLink, slug, title = "" }) {
     input.addEventListener("change", () => {
       state[name] = input.checked;
       if (name === "controls" && !heightTouched) {
-        state.height = defaultHeight(slug, state.controls, state.mode);
+        state.height = defaultHeight(proposed, state.controls, state.mode);
         heightInput.value = String(state.height);
       }
       render();

@@ -1,44 +1,21 @@
-"""axe-core on every page and the lab states the tests reach, in all three languages.
+"""axe-core on the pages that are not labs, the Embed dialog, the live region's pace
+and the drawing worked by keyboard, in all three languages. Every lab page and embed
+is checked with axe in tests/browser/test_lab_sweep.py, with the other checks of the
+same visit.
 
-axe-core (npm, pinned in package.json, used here only) checks what a screen reader and a
-keyboard user meet: names, roles, landmarks, contrast, focusable things. No serious or
-critical violation may remain, in English, Chinese or Thai. The page's CSP allows only
-its own scripts, so this context bypasses it to add axe's.
+axe-core (npm, pinned in package.json, used by the tests only) checks what a screen
+reader and a keyboard user meet: names, roles, landmarks, contrast, focusable things.
+No serious or critical violation may remain, in English, Chinese or Thai. The page's
+CSP allows only its own scripts, so this context bypasses it to add axe's.
 """
 
-from pathlib import Path
-
 import pytest
+from pagechecks import AXE, assert_clean, violations
 from playwright.sync_api import expect
 
 from playground.liveserver import watch_errors
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ["en", "zh-hans", "th"]
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-LABS = {
-    "hash-placement": ["add_shard", "lookup"],
-    "range-splits": ["write", "range_query"],
-    "scatter-gather": ["query_scatter", "measure"],
-    "replication": ["burst", "read"],
-    "quorum": ["write", "read"],
-    "partition-cap": ["book", "split"],
-    "two-phase-commit": ["book", "set_fare"],
-    "cache-stampede": ["skip_to_expiry", "set_strategy"],
-    "rate-limit-race": ["run_all", "every_ordering"],
-    "graph-traversal": ["course_query", "run"],
-}
-# what axe finds, as one line a failing test prints
-RUN = """async (tags) => {
-  const result = await axe.run(document, {
-    runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-  const where = (n) =>
-    n.target.join(" ") + " | " + (n.failureSummary || "").slice(0, 160);
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-                   nodes: v.nodes.slice(0, 4).map(where) }));
-}"""
 
 
 @pytest.fixture
@@ -53,45 +30,6 @@ def axe_page(browser):
     page = watch_errors(context.new_page())
     yield page
     context.close()
-
-
-def violations(page) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate(RUN, TAGS)
-
-
-def assert_clean(page, what: str) -> None:
-    found = violations(page)
-    assert not found, f"{what}: " + "\n".join(
-        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"])
-        for v in found
-    )
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("slug", sorted(LABS))
-def test_a_lab_and_its_states_pass_axe(axe_page, lab_driver, slug, lang):
-    page = axe_page
-    lab = lab_driver(page)
-    lab.open(f"/labs/{slug}/?seed=3&lang={lang}")
-    assert_clean(page, f"{slug} ({lang}) as it opens")
-    for action in LABS[slug]:
-        lab.act(action)
-    page.wait_for_timeout(400)
-    assert_clean(page, f"{slug} ({lang}) after {LABS[slug]}")
-    tour = page.locator("#tour-open")
-    if tour.is_visible():
-        tour.click()
-        expect(page.locator("#tour")).to_be_visible()
-        assert_clean(page, f"{slug} ({lang}) with the tour open")
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("slug", sorted(LABS))
-def test_an_embed_passes_axe(axe_page, lab_driver, slug, lang):
-    page = axe_page
-    lab_driver(page).open(f"/embed/{slug}/?lang={lang}&narrative=1")
-    assert_clean(page, f"the {slug} embed ({lang})")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

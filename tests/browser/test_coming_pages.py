@@ -12,14 +12,19 @@ import pytest
 from playwright.sync_api import expect
 
 from playground.liveserver import watch_errors
+from simulators.labs import REGISTRY
 
 pytestmark = pytest.mark.browser
 
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SIZES = [pytest.param(WIDE, id="1280x800"), pytest.param(PHONE, id="390x844")]
-COMING = "kv-console"
-TITLE = "A Redis-like store you can type into"
+# a lab still coming, as the registry has it (every test here is skipped once none is)
+COMING_LABS = REGISTRY.coming[:1]
+COMING = COMING_LABS[0].slug if COMING_LABS else ""
+TITLE = COMING_LABS[0].title if COMING_LABS else ""
+if not COMING_LABS:
+    pytestmark = [pytestmark, pytest.mark.skip("every lab of the course is built")]
 
 
 @pytest.fixture(params=SIZES)

@@ -20,7 +20,6 @@ import pytest
 from django.conf import settings
 
 from playground.embeds import (
-    DEFAULT_HEIGHTS,
     DEFAULT_WIDTH,
     MAX_SIDE,
     SHORT_HEIGHT,
@@ -29,7 +28,7 @@ from playground.embeds import (
 from playground.history import History
 from playground.links import SHORT_LINK_CHARS, make_link, read_link
 from playground.store import Entry
-from simulators.labs import LABS
+from simulators.labs import LABS, REGISTRY
 
 pytestmark = pytest.mark.django_db
 
@@ -270,7 +269,7 @@ def test_oembed_answers_for_a_lab_page_or_an_embed(client, slug, kind):
     assert answer["provider_url"] == f"{HOST}/"
     assert answer["title"] == str(LABS_TITLES[slug])
     assert answer["width"] == DEFAULT_WIDTH
-    assert answer["height"] == DEFAULT_HEIGHTS[slug]
+    assert answer["height"] == REGISTRY[slug].embed_height
     assert iframe_src(answer["html"]) == f"{HOST}/embed/{slug}/#link={link}"
     assert f'width="{DEFAULT_WIDTH}"' in answer["html"]
     assert f'title="{html.escape(answer["title"])}"' in answer["html"]
@@ -298,7 +297,7 @@ def test_oembed_keeps_the_embed_options(client):
         "theme": ["dark"],
     }
     assert "bogus" not in answer["html"]
-    assert answer["height"] < DEFAULT_HEIGHTS["quorum"]  # no controls: shorter
+    assert answer["height"] < REGISTRY["quorum"].embed_height  # no controls: shorter
 
 
 def test_a_read_only_embed_is_proposed_without_room_for_controls(client):
@@ -306,24 +305,32 @@ def test_a_read_only_embed_is_proposed_without_room_for_controls(client):
     answer = oembed(client, url=f"{HOST}/embed/quorum/?mode=readonly").json()
     assert answer["height"] == SHORT_HEIGHT
     answer = oembed(client, url=f"{HOST}/embed/quorum/").json()
-    assert answer["height"] == DEFAULT_HEIGHTS["quorum"]
+    assert answer["height"] == REGISTRY["quorum"].embed_height == 680
 
 
-def test_the_embed_dialog_proposes_the_sizes_oembed_does():
-    """The dialog (static/js/embed-dialog.js) and oEmbed keep one set of sizes."""
+@pytest.mark.parametrize("slug", sorted(LABS))
+def test_the_lab_page_gives_the_embed_dialog_the_sizes_oembed_proposes(client, slug):
+    """The dialog (static/js/embed-dialog.js) reads its sizes from the lab page, which
+    has them from the lab's manifest, as oEmbed does: one set, kept in one place."""
+    manifest = REGISTRY[slug]
+    page = client.get(f"/labs/{slug}/").content.decode()
+    root = re.search(r'<div id="lab"[^>]*>', page).group(0)
+    assert f'data-embed-width="{manifest.embed_width}"' in root
+    assert f'data-embed-height="{manifest.embed_height}"' in root
+    assert f'data-embed-short-height="{SHORT_HEIGHT}"' in root
+    answer = oembed(client, url=f"{HOST}/labs/{slug}/").json()
+    assert (answer["width"], answer["height"]) == (
+        manifest.embed_width,
+        manifest.embed_height,
+    )
+
+
+def test_the_embed_dialog_keeps_no_table_of_labs():
+    """No copy of the sizes in the JS to drift: no lab's slug is named there."""
     source = (settings.BASE_DIR / "static/js/embed-dialog.js").read_text()
-    heights = re.search(r"const DEFAULT_HEIGHTS = \{([^}]*)\}", source).group(1)
-    proposed = {
-        name.strip().strip('"'): int(value)
-        for name, value in (p.split(":") for p in heights.split(",") if p.strip())
-    }
-    assert proposed == DEFAULT_HEIGHTS
-    assert re.search(r"const DEFAULT_WIDTH = (\d+);", source).group(1) == str(
-        DEFAULT_WIDTH
-    )
-    assert re.search(r"const SHORT_HEIGHT = (\d+);", source).group(1) == str(
-        SHORT_HEIGHT
-    )
+    assert "data-embed-height" in source or "embedHeight" in source
+    for slug in REGISTRY.manifests:
+        assert f'"{slug}"' not in source and f"{slug}:" not in source, slug
 
 
 def test_oembed_respects_maxwidth_and_maxheight(client):
@@ -428,7 +435,9 @@ def test_a_seed_that_is_not_ascii_digits_is_left_out_of_the_snippet(client, seed
     assert iframe_src(response.json()["html"]) == f"{HOST}/embed/quorum/"
 
 
-@pytest.mark.parametrize("slug", ["kv-console", "no-such-lab"])
+@pytest.mark.parametrize(
+    "slug", [*(lab.slug for lab in REGISTRY.coming[:1]), "no-such-lab"]
+)
 def test_an_unknown_lab_is_not_found(client, slug):
     assert_error(oembed(client, url=f"{HOST}/labs/{slug}/"), 404, "unknown_lab")
 

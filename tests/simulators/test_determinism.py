@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from simulators.engine import digest_of
-from simulators.labs import LABS
+from simulators.labs import LABS, REGISTRY
 
 REPO = Path(__file__).resolve().parents[2]
 # the interpreter of the other processes: .venv's under make test's other Pythons
@@ -74,120 +74,18 @@ def test_two_processes_with_different_hash_seeds_reach_the_same_digest():
     assert first == run_in_process(7)
 
 
-# The labs with a clock and the step-by-step ones: time, messages, faults, skew,
-# batch trials, readers drawn as they arrive, shuffled orders, all replayed.
-NETWORK_LABS = {"quorum", "partition-cap", "two-phase-commit", "replication"}
-SCRIPTS = {
-    "quorum": [
-        ("write", {"w": "ONE", "coordinator": "A"}),
-        ("cut_link", {"link": "A-C"}),
-        ("advance", {"ms": 30}),
-        ("read", {"r": "ONE", "coordinator": "C"}),
-        ("set_skew", {"node": "B", "skew_ms": -250}),
-        ("write", {"w": "QUORUM", "coordinator": "B"}),
-        ("advance", {"ms": 500}),
-        ("heal_all", {}),
-        ("advance", {"ms": 500}),
-        ("run_trials", {"count": 100}),
-        ("skew_ladder", {"node": "B", "ladder": "0,-5,-250", "count": 100}),
-    ],
-    "replication": [
-        ("set_replica", {"server": "B", "mode": "sync", "place": "region"}),
-        ("write", {"client": "ana"}),
-        ("read", {"client": "ana", "row": "email", "server": "C"}),
-        ("burst", {"count": 300}),
-        ("advance", {"ms": 30}),
-        ("take_down", {"server": "C", "ms": 500}),
-        ("set_read_your_writes", {"fix": "retry"}),
-        ("write", {"client": "ben"}),
-        ("read", {"client": "ben", "row": "email", "server": "B"}),
-        ("advance", {"ms": 700}),
-        ("kill_primary", {}),
-        ("promote", {"server": "C"}),
-        ("restart", {"server": "A"}),
-        ("set_acks", {"acks": "majority"}),
-        ("write", {"client": "ana"}),
-        ("advance", {"ms": 400}),
-    ],
-    "partition-cap": [
-        ("split", {"group": "C"}),
-        ("set_skew", {"node": "C", "skew_ms": 300}),
-        ("book", {"server": "A", "passenger": "P0000001", "mode": "anyway"}),
-        ("book", {"server": "C", "passenger": "P0000002", "mode": "anyway"}),
-        ("board", {"node": "C", "mode": "anyway"}),
-        ("advance", {"ms": 50}),
-        ("heal_all", {}),
-        ("advance", {"ms": 2000}),
-    ],
-    "cache-stampede": [
-        ("make_hot", {"airport": "JFK", "share": 60}),
-        ("set_cache_servers", {"count": 3}),
-        ("advance", {"ms": 700}),
-        ("update_flight", {"airport": "LAX", "delete_on_write": False}),
-        ("fill_memory", {"mb": 60}),
-        ("set_ttl", {"ttl_ms": 300}),
-        ("set_beta", {"beta": "0.5"}),
-        ("advance", {"ms": 900}),
-    ],
-    "rate-limit-race": [
-        ("set_clients", {"count": 3}),
-        ("shuffle", {}),
-        ("step", {}),
-        ("every_ordering", {}),
-        ("run_all", {}),
-        ("set_mode", {"mode": "incr_then_expire"}),
-        ("set_admitted", {"count": 0}),
-        ("shuffle", {}),
-        ("step", {}),
-        ("crash_client", {"client": "A"}),
-        ("run_all", {}),
-        ("pass_time", {"seconds": 61}),
-        ("new_request", {"count": 120}),
-    ],
-    "two-phase-commit": [
-        ("book", {"seat": "12A"}),
-        ("advance", {"ms": 200}),
-        ("crash_between_phases", {"point": "after_decision"}),
-        ("book", {"seat": "12B"}),
-        ("advance", {"ms": 100}),
-        ("set_fare", {"seat": "12B", "fare": 99}),
-        ("advance", {"ms": 900}),
-        ("recover_server", {"node": "coordinator"}),
-        ("start_bank", {}),
-        ("advance", {"ms": 300}),
-        ("crash_server", {"node": "bookings"}),
-        ("advance", {"ms": 600}),
-        ("recover_server", {"node": "bookings"}),
-        ("set_mode", {"mode": "independent"}),
-        ("advance", {"ms": 5_000}),
-    ],
-    "graph-traversal": [
-        ("course_query", {"question": "avoid_ord"}),
-        ("set_graph", {"graph": "large"}),
-        (
-            "run",
-            {"pattern": "MATCH p = (a {code: 'ATL'})-[:ROUTE*1..2]->(b {code: 'SEA'})"},
-        ),
-        ("close_airport", {"code": "DEN"}),
-        ("rank_closures", {}),
-        ("set_grown", {"on": True}),
-        ("course_query", {"question": "within_three"}),
-        ("set_index", {"on": False}),
-        ("course_query", {"question": "auth_stops"}),
-        ("most_depended", {}),
-    ],
-}
-
-
-@pytest.mark.parametrize("slug", sorted(SCRIPTS))
+# Every lab's example script (its manifest's): for the labs with a clock and the
+# step-by-step ones, time, messages, faults, skew, batch trials, readers drawn as they
+# arrive, shuffled orders, all replayed.
+@pytest.mark.parametrize("slug", list(LABS))
 def test_labs_replay_to_the_same_digest_in_any_process(slug):
-    actions = SCRIPTS[slug]
+    actions = [list(action) for action in REGISTRY[slug].example]
     first = run_in_subprocess(5, "1", slug, {}, actions)
     second = run_in_subprocess(5, "3", slug, {}, actions)
     lab = LABS[slug](seed=5)
     events = [lab.apply(name, args) for name, args in actions]
     assert first == second == {"digest": lab.digest(), "events": digest_of(events)}
-    if slug in NETWORK_LABS:
+    if REGISTRY[slug].network:
         assert any(e["type"] == "message_sent" for batch in events for e in batch)
 
 

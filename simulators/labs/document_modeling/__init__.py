@@ -1,0 +1,1 @@
+"""document-modeling: still coming (its manifest says where it sits in the course)."""

@@ -1,0 +1,1 @@
+"""kv-console: still coming (its manifest says where it sits in the course)."""

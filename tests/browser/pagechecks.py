@@ -1,0 +1,235 @@
+"""Checks a browser test runs on a page it has open: axe-core, English left on a
+Chinese or Thai page, the stage in the first screen, the primary action moving it,
+quick labels cut at phone width. tests/browser/test_lab_sweep.py runs them all on one
+visit of each (lab, language, size); the other browser tests use them one at a time.
+"""
+
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from playwright.sync_api import expect
+
+from playground.catalogues import LOCALE
+
+REPO = Path(__file__).resolve().parents[2]
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+FOLDERS = {"zh-hans": "zh_Hans", "th": "th"}
+WIDE = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# -- axe-core --------------------------------------------------------------------------
+
+# what axe finds, as one line a failing test prints
+RUN = """async (tags) => {
+  const result = await axe.run(document, {
+    runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+  const where = (n) =>
+    n.target.join(" ") + " | " + (n.failureSummary || "").slice(0, 160);
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                   nodes: v.nodes.slice(0, 4).map(where) }));
+}"""
+
+
+def violations(page) -> list[dict]:
+    """axe-core's serious and critical findings (the page's context must bypass CSP:
+    the page allows only its own scripts)."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(RUN, TAGS)
+
+
+def assert_clean(page, what: str) -> None:
+    found = violations(page)
+    assert not found, f"{what}: " + "\n".join(
+        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"])
+        for v in found
+    )
+
+
+# -- English left on a Chinese or Thai page --------------------------------------------
+
+WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+# an email address is data (replication's passengers), not words: it is not translated
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+# Everything a page shows, as a screen reader would meet it: visible text nodes and
+# the accessible names and descriptions written as attributes.
+SHOWN = """() => {
+  const out = [];
+  const skip = ["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"];
+  const named = ["aria-label", "title", "alt", "placeholder", "aria-description"];
+  const visible = (el) => !el.checkVisibility || el.checkVisibility(
+    { checkOpacity: false, checkVisibilityCSS: true });
+  const heard = (el) => el.closest("svg title, .visually-hidden");
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || skip.includes(parent.tagName)) continue;
+    if (parent.closest(".language-switch")) continue;  // each language in itself
+    if (parent.closest('[translate="no"]')) continue;  // code (SQL), not words
+    if (!visible(parent) && !heard(parent)) continue;
+    const text = node.textContent.trim();
+    if (text) out.push([text, parent.tagName.toLowerCase() + "." + parent.className]);
+  }
+  for (const el of document.querySelectorAll(named.map((n) => `[${n}]`).join())) {
+    if (el.closest(".language-switch")) continue;
+    // code's own title (a pattern cut short, whole in its tooltip) is code too
+    if (el.closest('[translate="no"]')) continue;
+    for (const name of named) {
+      const value = el.getAttribute(name);
+      if (value && value.trim()) out.push([value, el.tagName + "@" + name]);
+    }
+  }
+  return out;
+}"""
+
+
+def kept_words(folder: str) -> set[str]:
+    """The Latin-letter words the translations themselves use (lower case)."""
+    words = set()
+    for domain in ("django", "djangojs"):
+        path = LOCALE / folder / "LC_MESSAGES" / f"{domain}.po"
+        with path.open("rb") as source:
+            for message in read_po(source, locale=folder):
+                if not message.id:
+                    continue
+                strings = message.string if message.pluralizable else [message.string]
+                for text in strings:
+                    # placeholders are names, not words of the translation
+                    text = re.sub(r"%\(\w+\)[sdr]", " ", text)
+                    words.update(w.lower() for w in WORD.findall(text))
+    return words
+
+
+def english_left(page, allowed: set[str]) -> list[tuple[str, str, str]]:
+    """(word, where, text) for each English word shown that no translation keeps."""
+    left = []
+    for text, where in page.evaluate(SHOWN):
+        for word in WORD.findall(EMAIL.sub(" ", text)):
+            if len(word) < 3 or word.isupper():
+                continue  # A, n1, ONE, QUORUM, LAX: names and codes, not prose
+            if word.lower() not in allowed:
+                left.append((word, where, text[:80]))
+    return left
+
+
+def assert_no_english(page, allowed: set[str], what: str) -> None:
+    left = english_left(page, allowed)
+    assert not left, f"{len(left)} English words on {what}: {left[:12]}"
+
+
+def assert_no_thai_digits(page) -> None:
+    digits = page.evaluate("document.body.innerText")
+    assert not re.search("[\u0e50-\u0e59]", digits), "Thai digits: Thai sites write 0-9"
+
+
+# -- the stage (issue 10) --------------------------------------------------------------
+
+
+def stage_box(page) -> dict:
+    return page.locator("#stage").evaluate(
+        """stage => { const r = stage.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                height: r.height, width: r.width}; }"""
+    )
+
+
+def assert_in_first_viewport(page, viewport) -> None:
+    assert page.evaluate("window.scrollY") == 0
+    box = stage_box(page)
+    assert box["top"] >= 0 and box["left"] >= 0, box
+    assert box["bottom"] <= viewport["height"], box
+    assert box["right"] <= viewport["width"], box
+    # a stage, not a strip: at least a quarter of the screen's height (a phone's
+    # hash-placement is three narrow cards, as tall as their rings and bins)
+    assert box["height"] >= viewport["height"] / 4, box
+
+
+def assert_latest_in_first_viewport(page, viewport) -> None:
+    """The "Just now" line is in the first screen too."""
+    bottom = page.locator(".latest").evaluate("e => e.getBoundingClientRect().bottom")
+    assert bottom <= viewport["height"], bottom
+
+
+def open_page(page, url, viewport):
+    page.set_viewport_size(viewport)
+    page.goto(url)
+    expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
+    expect(page.locator("#stage")).not_to_have_attribute("aria-busy", "true")
+    page.wait_for_timeout(400)  # the first drawing settles (rings, bins, a layout)
+
+
+def click_primary_and_see_it_move(page, action: str) -> None:
+    """Click the primary action in view; the stage's pixels change within a second."""
+    before_scroll = page.evaluate("window.scrollY")
+    stage = page.locator("#stage")
+    before = stage.screenshot()
+    button = page.locator(f'#quick-controls form[data-action="{action}"] button')
+    # reachable without scrolling: in the first viewport as it is
+    assert button.evaluate(
+        "b => { const r = b.getBoundingClientRect(); return r.top >= 0 && "
+        "r.bottom <= window.innerHeight; }"
+    ), f"the primary action {action} is below the first screen"
+    button.click(no_wait_after=True)
+    changed = False
+    for _ in range(5):  # five looks over one second
+        page.wait_for_timeout(200)
+        if stage.screenshot() != before:
+            changed = True
+            break
+    assert changed, f"the stage did not change within 1 s of the first {action}"
+    assert page.evaluate("window.scrollY") == before_scroll  # nothing scrolled
+    # the lab plays by itself: nobody pressed Play
+    play = page.locator(".timeline-play")
+    if play.count():
+        expect(play).to_have_attribute("data-playing", "true")
+
+
+# -- quick labels at phone width (issue 12) --------------------------------------------
+
+# Labels whose text is wider than their box (cut by overflow), with their text.
+CUT_JS = """
+() => [...document.querySelectorAll(".lab-rail .action-form.is-quick .field label")]
+  .filter((label) => label.offsetParent !== null)
+  .filter((label) => label.scrollWidth > label.clientWidth + 1)
+  .map((label) => label.textContent.trim())
+"""
+
+
+def assert_no_quick_label_cut(page) -> None:
+    page.wait_for_selector("#quick-controls form")
+    cut = page.evaluate(CUT_JS)
+    assert cut == [], f"quick labels cut short: {cut}"
+
+
+# -- every failure of a visit, together ------------------------------------------------
+
+
+class Findings:
+    """The failures of the checks run on one page, reported together at the end:
+    `with found("what"): assert ...` records an AssertionError (or a Playwright
+    timeout) and goes on to the next check."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.failures: list[str] = []
+
+    @contextmanager
+    def __call__(self, what: str):
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            yield
+        except (AssertionError, PlaywrightError) as error:
+            self.failures.append(f"{what}: {error}")
+
+    def assert_none(self) -> None:
+        assert not self.failures, (
+            f"{self.where}: {len(self.failures)} check(s) failed\n- "
+            + "\n- ".join(self.failures)
+        )

@@ -1,0 +1,201 @@
+"""Every lab page and embed, in every language, at a laptop's and a phone's size: one
+visit each, every check of the sweeps on it (issue 30).
+
+Four files used to open the same pages, each for its own checks: axe-core
+(test_accessibility), English left on a Chinese or Thai page
+(test_languages_in_browser), the stage layout and the first click (test_stage), quick
+labels cut at phone width (test_phone_labels). Here each (lab, language, size) is
+opened once and every check runs on it, in the order a visitor meets them; a failing
+check does not hide the ones after it: the test reports them all. The labs, their
+primary action and the actions pressed before the second round of checks, and the
+embed's frame, come from each lab's manifest (simulators/labs/<lab>/manifest.py): a
+new lab is swept without a line here.
+
+- a lab page, 1280×800 and 390×844, English, Chinese and Thai: the stage and "Just
+  now" in the first screen; the primary action in view, moving the stage within a
+  second, nothing scrolled, nobody pressing Play (issue 10); no quick label cut short
+  (at 390); axe-core with no serious or critical violation as it opens, after the
+  sweep's actions and with the tour open (at 1280, where the other sizes add no
+  element of their own); no English word and no Thai digit left on a Chinese or Thai
+  page after the actions;
+- an embed (with its guide), in the frame its manifest proposes (800 wide) and at
+  390×844, in the three languages: the same, plus nothing wider than the frame;
+- an embed without controls, in the short frame: all stage, nothing wider.
+"""
+
+import pytest
+from pagechecks import (
+    AXE,
+    FOLDERS,
+    PHONE,
+    WIDE,
+    Findings,
+    assert_clean,
+    assert_in_first_viewport,
+    assert_latest_in_first_viewport,
+    assert_no_english,
+    assert_no_quick_label_cut,
+    assert_no_thai_digits,
+    click_primary_and_see_it_move,
+    kept_words,
+    open_page,
+)
+from playwright.sync_api import expect
+
+from playground.liveserver import watch_errors
+from simulators.labs import REGISTRY
+from simulators.labs.manifest import EMBED_SHORT_HEIGHT
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ["en", "zh-hans", "th"]
+SIZES = [pytest.param("wide", id="wide"), pytest.param("phone", id="390")]
+
+
+def built_slugs() -> list[str]:
+    """The labs the sweeps visit: every built lab the registry finds."""
+    return [manifest.slug for manifest in REGISTRY.built]
+
+
+def embed_frame(slug: str, size: str) -> dict:
+    """An embed's viewport: the frame its manifest proposes, or a phone."""
+    manifest = REGISTRY[slug]
+    if size == "phone":
+        return PHONE
+    return {"width": manifest.embed_width, "height": manifest.embed_height}
+
+
+@pytest.fixture(scope="module")
+def allowed():
+    return {lang: kept_words(folder) for lang, folder in FOLDERS.items()}
+
+
+@pytest.fixture
+def visitor(browser):
+    """`visitor(viewport)`: a new context's page that records script errors; axe-core
+    is added to a page, so its context bypasses the page's CSP."""
+    if not AXE.exists():
+        pytest.fail(
+            "node_modules/axe-core is missing: `make test` installs it (npm ci)"
+        )
+    contexts = []
+
+    def open_context(viewport):
+        context = browser.new_context(viewport=viewport, bypass_csp=True)
+        contexts.append(context)
+        return watch_errors(context.new_page())
+
+    yield open_context
+    for context in contexts:
+        context.close()
+
+
+def act(page, action: str) -> None:
+    """Press `action`'s button (quick bar or rail) and wait for its frame."""
+    forms = (
+        f'#quick-controls form[data-action="{action}"], '
+        f'#controls form[data-action="{action}"]'
+    )
+    before = page.locator("#lab").get_attribute("data-seq")
+    page.locator(forms).first.locator('button[type="submit"]').click()
+    page.wait_for_function(
+        "before => document.querySelector('#lab').dataset.seq !== before", arg=before
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("slug", built_slugs())
+def test_a_lab_page_passes_every_check(
+    visitor, live_server_url, allowed, slug, lang, size
+):
+    manifest = REGISTRY[slug]
+    viewport = PHONE if size == "phone" else WIDE
+    page = visitor(viewport)
+    where = f"{slug} ({lang}, {viewport['width']}×{viewport['height']})"
+    found = Findings(where)
+    open_page(page, f"{live_server_url}/labs/{slug}/?seed=3&lang={lang}", viewport)
+    with found("the page's language"):
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+    with found("the stage in the first screen"):
+        assert_in_first_viewport(page, viewport)
+    with found('"Just now" in the first screen'):
+        assert_latest_in_first_viewport(page, viewport)
+    if size == "phone":
+        with found("quick labels at phone width"):
+            assert_no_quick_label_cut(page)
+    if size == "wide":
+        with found("axe as it opens"):
+            assert_clean(page, "as it opens")
+    with found("the first click moves the stage"):
+        click_primary_and_see_it_move(page, manifest.primary)
+    for action in manifest.sweep:
+        act(page, action)
+    page.wait_for_timeout(400)
+    if size == "wide":
+        with found("axe after the actions"):
+            assert_clean(page, f"after {manifest.sweep}")
+    if lang != "en":
+        with found("no English left"):
+            assert_no_english(page, allowed[lang], f"{slug} in {lang}")
+        with found("no Thai digits"):
+            assert_no_thai_digits(page)
+    if size == "wide":
+        tour = page.locator("#tour-open")
+        if tour.is_visible():
+            tour.click()
+            expect(page.locator("#tour")).to_be_visible()
+            with found("axe with the tour open"):
+                assert_clean(page, "with the tour open")
+    with found("no script error"):
+        assert page.console_errors == []
+    found.assert_none()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("slug", built_slugs())
+def test_an_embed_passes_every_check(
+    visitor, live_server_url, allowed, slug, lang, size
+):
+    manifest = REGISTRY[slug]
+    frame = embed_frame(slug, size)
+    page = visitor(frame)
+    where = f"the {slug} embed ({lang}, {frame['width']}×{frame['height']})"
+    found = Findings(where)
+    url = f"{live_server_url}/embed/{slug}/?seed=7&lang={lang}&narrative=1"
+    open_page(page, url, frame)
+    with found("the stage in the first screen"):
+        assert_in_first_viewport(page, frame)
+    with found("nothing wider than the frame"):
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= frame["width"], width
+    if size == "phone":
+        with found("quick labels at phone width"):
+            assert_no_quick_label_cut(page)
+    else:
+        with found("axe"):
+            assert_clean(page, "the embed with its guide")
+    if lang != "en":
+        with found("no English left"):
+            assert_no_english(page, allowed[lang], f"the {slug} embed in {lang}")
+    with found("the first click moves the stage"):
+        click_primary_and_see_it_move(page, manifest.primary)
+    with found("no script error"):
+        assert page.console_errors == []
+    found.assert_none()
+
+
+@pytest.mark.parametrize("slug", built_slugs())
+def test_an_embed_without_controls_is_all_stage_in_the_short_frame(
+    visitor, live_server_url, slug
+):
+    """The size the Embed dialog and oEmbed propose without controls holds the stage."""
+    manifest = REGISTRY[slug]
+    frame = {"width": manifest.embed_width, "height": EMBED_SHORT_HEIGHT}
+    page = visitor(frame)
+    open_page(page, f"{live_server_url}/embed/{slug}/?controls=0", frame)
+    assert_in_first_viewport(page, frame)
+    expect(page.locator("#quick-controls")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= frame["width"]
+    assert page.console_errors == []
