@@ -54,8 +54,9 @@ def assert_clean(page, what: str) -> None:
 # -- English left on a Chinese or Thai page --------------------------------------------
 
 WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
-# an email address is data (replication's passengers), not words: it is not translated
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# an email address is data (replication's passengers), not words: it is not translated;
+# nor is the domain of one, shown alone where there is little room (a phone)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[\w-]+(?:\.[\w-]+)*\.example\b")
 
 # Everything a page shows, as a screen reader would meet it: visible text nodes and
 # the accessible names and descriptions written as attributes.
@@ -213,11 +214,15 @@ def assert_no_quick_label_cut(page) -> None:
 class Findings:
     """The failures of the checks run on one page, reported together at the end:
     `with found("what"): assert ...` records an AssertionError (or a Playwright
-    timeout) and goes on to the next check."""
+    timeout) and goes on to the next check. `known` maps a check's name to why it
+    fails today (a fault found, not yet mended): its failure makes the test an
+    expected failure that says why, while every other check still counts."""
 
-    def __init__(self, where: str) -> None:
+    def __init__(self, where: str, known: dict[str, str] | None = None) -> None:
         self.where = where
+        self.known = known or {}
         self.failures: list[str] = []
+        self.known_failures: list[str] = []
 
     @contextmanager
     def __call__(self, what: str):
@@ -226,10 +231,17 @@ class Findings:
         try:
             yield
         except (AssertionError, PlaywrightError) as error:
-            self.failures.append(f"{what}: {error}")
+            if what in self.known:
+                self.known_failures.append(f"{what}: {self.known[what]}")
+            else:
+                self.failures.append(f"{what}: {error}")
 
     def assert_none(self) -> None:
+        import pytest
+
         assert not self.failures, (
             f"{self.where}: {len(self.failures)} check(s) failed\n- "
             + "\n- ".join(self.failures)
         )
+        if self.known_failures:
+            pytest.xfail(f"{self.where}: " + "; ".join(self.known_failures))
