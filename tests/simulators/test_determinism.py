@@ -1,7 +1,6 @@
 """The same seed and actions give the same digest in any process; other seeds do not."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,31 +39,47 @@ def run_in_process(seed: int) -> dict:
     return {"digest": lab.digest(), "events": digest_of(events)}
 
 
-def run_in_subprocess(
+def in_another_process(
+    another_process,
     seed: int,
-    hash_seed: str,
     slug: str = "hash-placement",
     options: dict = OPTIONS,
     actions: list = ACTIONS,
-) -> dict:
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps([seed, options, actions, slug])],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+):
+    """Start the run in the session's other process (another hash seed, a fresh fork):
+    returns a function that waits for its result."""
+    answer = another_process.submit(SCRIPT, json.dumps([seed, options, actions, slug]))
+
+    def result() -> dict:
+        done = answer()
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    return result
+
+
+def test_another_process_with_another_hash_seed_reaches_the_same_digest(
+    another_process,
+):
+    elsewhere = in_another_process(another_process, 7)
+    assert run_in_process(7) == elsewhere()
+
+
+def test_the_other_process_hashes_strings_otherwise_and_starts_afresh(another_process):
+    """What the cross-process checks stand on: the other process's str hashes differ
+    from ours, and each script there starts without what the one before left."""
+    script = (
+        "import simulators.labs as labs\n"
+        "print(hash('hash-placement'), getattr(labs, 'left_behind', None))\n"
+        "labs.left_behind = 1\n"
     )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def test_two_processes_with_different_hash_seeds_reach_the_same_digest():
-    first = run_in_subprocess(7, "1")
-    second = run_in_subprocess(7, "2")
-    assert first == second
-    assert first == run_in_process(7)
+    first = another_process.run(script)
+    second = another_process.run(script)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout == second.stdout
+    theirs, left = first.stdout.split()
+    assert int(theirs) != hash("hash-placement")
+    assert left == "None"
 
 
 # The labs with a clock and the step-by-step ones: time, messages, faults, skew,
@@ -173,13 +188,12 @@ SCRIPTS = {
 
 
 @pytest.mark.parametrize("slug", sorted(SCRIPTS))
-def test_labs_replay_to_the_same_digest_in_any_process(slug):
+def test_labs_replay_to_the_same_digest_in_any_process(another_process, slug):
     actions = SCRIPTS[slug]
-    first = run_in_subprocess(5, "1", slug, {}, actions)
-    second = run_in_subprocess(5, "3", slug, {}, actions)
+    elsewhere = in_another_process(another_process, 5, slug, {}, actions)
     lab = LABS[slug](seed=5)
     events = [lab.apply(name, args) for name, args in actions]
-    assert first == second == {"digest": lab.digest(), "events": digest_of(events)}
+    assert elsewhere() == {"digest": lab.digest(), "events": digest_of(events)}
     if slug in NETWORK_LABS:
         assert any(e["type"] == "message_sent" for batch in events for e in batch)
 
