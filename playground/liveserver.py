@@ -457,3 +457,90 @@ def watch_errors(page, *, console: bool = True):
         )
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     return page
+
+
+def save_screenshot(target, name: str) -> None:
+    """Save a screenshot of `target` (a Playwright page or locator) as `name`.png in
+    the folder PLAYGROUND_SCREENSHOTS names, for a person to look at; without that
+    variable, nothing (no test compares them, and each costs a paint and a PNG)."""
+    folder = os.environ.get("PLAYGROUND_SCREENSHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+# True once the lab has drawn (its first frame) and every d3 transition and finite CSS
+# animation that was running at the first call with this token has ended: what a person
+# sees once the drawing has come to rest. Transitions started later (a playing lab's
+# next frames) are not waited for.
+AT_REST = """(token) => {
+  const root = document.getElementById("lab");
+  if (!root?.dataset.drawn) return false;
+  const nodes = [...root.querySelectorAll("*")];
+  const ids = (node) => Object.keys(node.__transition ?? {}).map(Number);
+  if (globalThis.__atRest?.token !== token) {
+    globalThis.__atRest = {
+      token,
+      transition: Math.max(0, ...nodes.flatMap(ids)),
+      animations: document.getAnimations().filter(
+        (a) => a.effect?.getComputedTiming().iterations !== Infinity,
+      ),
+    };
+  }
+  const { transition, animations } = globalThis.__atRest;
+  return (
+    !nodes.some((node) => ids(node).some((id) => id <= transition)) &&
+    animations.every((a) => a.playState !== "running")
+  );
+}"""
+
+
+def wait_until_still(page, timeout: float = 30_000) -> None:
+    """Return once the lab on `page` has drawn, and what its drawing was moving when
+    this was called (or at its first drawing) has come to rest."""
+    page.wait_for_function(
+        AT_REST, arg=secrets.token_hex(4), polling="raf", timeout=timeout
+    )
+
+
+def next_frames(page, count: int = 2) -> None:
+    """Return once `page` has rendered `count` more frames: what a resize or a scroll
+    sets off (resize events, ResizeObservers, their redrawing) has run by then."""
+    page.evaluate(
+        """(count) => new Promise((done) => {
+          const step = (left) =>
+            left ? requestAnimationFrame(() => step(left - 1)) : done();
+          step(count);
+        })""",
+        count,
+    )
+
+
+# Which pixels of a 2D canvas are painted, as [how many, a hash of which].
+CANVAS_PRINT = """(selector) => {
+  const canvas = document.querySelector(selector);
+  const data = canvas.getContext("2d")
+    .getImageData(0, 0, canvas.width, canvas.height).data;
+  let painted = 0, hash = 0;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i]) { painted++; hash = (hash * 31 + i) >>> 0; }
+  }
+  return [painted, hash];
+}"""
+
+
+def canvas_print(page, selector: str) -> list[int]:
+    """The painted pixels of the canvas `selector`: it changes when its dots move."""
+    return page.evaluate(CANVAS_PRINT, selector)
+
+
+def wait_until_canvas_changes(page, selector: str, timeout: float = 30_000) -> None:
+    """Return once the canvas `selector` is painted otherwise than it is now."""
+    page.wait_for_function(
+        f"""([selector, before]) =>
+          JSON.stringify(({CANVAS_PRINT})(selector)) !== JSON.stringify(before)""",
+        arg=[selector, canvas_print(page, selector)],
+        polling="raf",
+        timeout=timeout,
+    )
