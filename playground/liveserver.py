@@ -6,17 +6,20 @@ with its own SQLite file, or with the PostgreSQL and Redis a deployment uses.
 """
 
 import asyncio
+import atexit
 import json
 import os
 import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -94,17 +97,83 @@ def server_env(var_dir: Path, **extra: str | None) -> dict:
 def migrate(env: dict, root: Path = ROOT) -> None:
     """What `make run` does before it starts daphne, for the server `env` describes
     (with the code of the checkout at `root`): create or update the tables of its
-    database, and collect its static files (gzipped) into its STATIC_ROOT."""
-    for command in (["migrate"], ["collectstatic", "--verbosity", "0"]):
-        done = subprocess.run(
-            [sys.executable, "manage.py", *command, "--noinput"],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"{command[0]} failed:\n{done.stdout}\n{done.stderr}")
+    database, and collect its static files (gzipped) into its STATIC_ROOT.
+
+    `manage.py migrate` and `collectstatic` run once a process for each checkout, into
+    a template (`migrated_template`): a new SQLite file is a copy of the template's, a
+    PostgreSQL database made by `throwaway_postgres(migrated=True)` was created from a
+    migrated template database, and the static files are copied. Only a database that
+    already holds something (or another kind of database) runs `migrate` itself."""
+    var_dir = Path(env.get("PLAYGROUND_VAR_DIR") or Path(root) / "var")
+    static_root = Path(env.get("PLAYGROUND_STATIC_ROOT") or var_dir / "staticfiles")
+    template = migrated_template(root)
+    shutil.copytree(template / "staticfiles", static_root, dirs_exist_ok=True)
+    url = env.get("DATABASE_URL")
+    if url is not None and url in _FROM_TEMPLATE:
+        return
+    database = var_dir / "playground.sqlite3"
+    if url is None and (not database.exists() or database.stat().st_size == 0):
+        var_dir.mkdir(parents=True, exist_ok=True)
+        copy_sqlite(template / "playground.sqlite3", database)
+        return
+    manage(["migrate"], env=env, root=root)
+
+
+# checkout -> a var folder migrated on SQLite, with the static files collected: made
+# the first time a process needs it, removed when the process exits
+_TEMPLATES: dict[Path, Path] = {}
+# the PostgreSQL databases this process created from a migrated template
+_FROM_TEMPLATE: set[str] = set()
+
+
+def migrated_template(root: Path = ROOT) -> Path:
+    """A var folder of this process's, for the code at `root`, where `manage.py
+    migrate` and `collectstatic` ran: its playground.sqlite3 and staticfiles/ are what
+    every new server's would be."""
+    root = Path(root).resolve()
+    if root not in _TEMPLATES:
+        folder = Path(tempfile.mkdtemp(prefix="playground-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        commands = (["migrate"], ["collectstatic", "--verbosity", "0"])
+        manage(*commands, env=server_env(folder), root=root)
+        _TEMPLATES[root] = folder
+    return _TEMPLATES[root]
+
+
+def copy_sqlite(source: Path, target: Path) -> None:
+    """Copy a SQLite database, whatever its write-ahead log holds (the backup API)."""
+    with (
+        closing(sqlite3.connect(source)) as reading,
+        closing(sqlite3.connect(target)) as writing,
+    ):
+        reading.backup(writing)
+
+
+# `manage.py` for several commands in one process (Django set up once)
+MANAGE = """
+import json, os, sys
+import django
+from django.core.management import call_command
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+django.setup()
+for command in json.loads(sys.argv[1]):
+    call_command(*command, "--noinput")
+"""
+
+
+def manage(*commands: list[str], env: dict, root: Path = ROOT) -> None:
+    """Run `manage.py <command> --noinput` for each of `commands`, in that order, in
+    one process for the server `env` describes."""
+    done = subprocess.run(
+        [sys.executable, "-c", MANAGE, json.dumps(commands)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        names = ", ".join(command[0] for command in commands)
+        raise RuntimeError(f"{names} failed:\n{done.stdout}\n{done.stderr}")
 
 
 @dataclass
@@ -288,24 +357,63 @@ def live_daphne(var_dir: Path) -> Iterator[str]:
 
 
 @contextmanager
-def throwaway_postgres(admin_url: str = POSTGRES_ADMIN_URL) -> Iterator[str]:
-    """A new, empty PostgreSQL database; yields its URL and drops it afterwards.
+def throwaway_postgres(
+    admin_url: str = POSTGRES_ADMIN_URL, migrated: bool = False, root: Path = ROOT
+) -> Iterator[str]:
+    """A new PostgreSQL database; yields its URL and drops it afterwards.
 
-    `admin_url` names an existing database to connect to while creating and dropping
-    (a database cannot drop itself). Raises OSError-like psycopg errors when the server
-    cannot be reached: callers decide whether that skips or fails.
+    Empty, or with `migrated` a copy (CREATE DATABASE ... TEMPLATE) of a database that
+    `manage.py migrate` ran in once this process for the code at `root`, which
+    `migrate` then leaves as it is. `admin_url` names an existing database to connect
+    to while creating and dropping (a database cannot drop itself). Raises OSError-like
+    psycopg errors when the server cannot be reached: callers decide whether that
+    skips or fails.
     """
     import psycopg
 
     name = f"playground_{secrets.token_hex(6)}"
+    template = postgres_template(admin_url, root) if migrated else None
+    copy_of = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    base = admin_url.rsplit("/", 1)[0]
+        admin.execute(f'CREATE DATABASE "{name}"{copy_of}')
+    url = f"{admin_url.rsplit('/', 1)[0]}/{name}"
+    if migrated:
+        _FROM_TEMPLATE.add(url)
     try:
-        yield f"{base}/{name}"
+        yield url
     finally:
+        _FROM_TEMPLATE.discard(url)
+        drop_postgres(admin_url, name)
+
+
+# (admin URL, checkout) -> the migrated template database this process made there
+_POSTGRES_TEMPLATES: dict[tuple[str, Path], str] = {}
+
+
+def postgres_template(admin_url: str, root: Path = ROOT) -> str:
+    """The name of a database of this process's where `manage.py migrate` ran for the
+    code at `root` (made the first time, dropped when the process exits)."""
+    import psycopg
+
+    key = (admin_url, Path(root).resolve())
+    if key not in _POSTGRES_TEMPLATES:
+        name = f"playground_template_{secrets.token_hex(6)}"
         with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
+        atexit.register(drop_postgres, admin_url, name)
+        url = f"{admin_url.rsplit('/', 1)[0]}/{name}"
+        env = server_env(migrated_template(root), DATABASE_URL=url)
+        manage(["migrate"], env=env, root=root)
+        _POSTGRES_TEMPLATES[key] = name
+    return _POSTGRES_TEMPLATES[key]
+
+
+def drop_postgres(admin_url: str, name: str) -> None:
+    """Drop database `name` (whoever is still connected to it)."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def stop_process(process: subprocess.Popen, seconds: float = 10) -> None:
@@ -349,3 +457,90 @@ def watch_errors(page, *, console: bool = True):
         )
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     return page
+
+
+def save_screenshot(target, name: str) -> None:
+    """Save a screenshot of `target` (a Playwright page or locator) as `name`.png in
+    the folder PLAYGROUND_SCREENSHOTS names, for a person to look at; without that
+    variable, nothing (no test compares them, and each costs a paint and a PNG)."""
+    folder = os.environ.get("PLAYGROUND_SCREENSHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+# True once the lab has drawn (its first frame) and every d3 transition and finite CSS
+# animation that was running at the first call with this token has ended: what a person
+# sees once the drawing has come to rest. Transitions started later (a playing lab's
+# next frames) are not waited for.
+AT_REST = """(token) => {
+  const root = document.getElementById("lab");
+  if (!root?.dataset.drawn) return false;
+  const nodes = [...root.querySelectorAll("*")];
+  const ids = (node) => Object.keys(node.__transition ?? {}).map(Number);
+  if (globalThis.__atRest?.token !== token) {
+    globalThis.__atRest = {
+      token,
+      transition: Math.max(0, ...nodes.flatMap(ids)),
+      animations: document.getAnimations().filter(
+        (a) => a.effect?.getComputedTiming().iterations !== Infinity,
+      ),
+    };
+  }
+  const { transition, animations } = globalThis.__atRest;
+  return (
+    !nodes.some((node) => ids(node).some((id) => id <= transition)) &&
+    animations.every((a) => a.playState !== "running")
+  );
+}"""
+
+
+def wait_until_still(page, timeout: float = 30_000) -> None:
+    """Return once the lab on `page` has drawn, and what its drawing was moving when
+    this was called (or at its first drawing) has come to rest."""
+    page.wait_for_function(
+        AT_REST, arg=secrets.token_hex(4), polling="raf", timeout=timeout
+    )
+
+
+def next_frames(page, count: int = 2) -> None:
+    """Return once `page` has rendered `count` more frames: what a resize or a scroll
+    sets off (resize events, ResizeObservers, their redrawing) has run by then."""
+    page.evaluate(
+        """(count) => new Promise((done) => {
+          const step = (left) =>
+            left ? requestAnimationFrame(() => step(left - 1)) : done();
+          step(count);
+        })""",
+        count,
+    )
+
+
+# Which pixels of a 2D canvas are painted, as [how many, a hash of which].
+CANVAS_PRINT = """(selector) => {
+  const canvas = document.querySelector(selector);
+  const data = canvas.getContext("2d")
+    .getImageData(0, 0, canvas.width, canvas.height).data;
+  let painted = 0, hash = 0;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i]) { painted++; hash = (hash * 31 + i) >>> 0; }
+  }
+  return [painted, hash];
+}"""
+
+
+def canvas_print(page, selector: str) -> list[int]:
+    """The painted pixels of the canvas `selector`: it changes when its dots move."""
+    return page.evaluate(CANVAS_PRINT, selector)
+
+
+def wait_until_canvas_changes(page, selector: str, timeout: float = 30_000) -> None:
+    """Return once the canvas `selector` is painted otherwise than it is now."""
+    page.wait_for_function(
+        f"""([selector, before]) =>
+          JSON.stringify(({CANVAS_PRINT})(selector)) !== JSON.stringify(before)""",
+        arg=[selector, canvas_print(page, selector)],
+        polling="raf",
+        timeout=timeout,
+    )

@@ -1,7 +1,14 @@
 """Shared test setup."""
 
+import json
+import os
+import select
 import shutil
+import subprocess
+import sys
 import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
@@ -47,3 +54,80 @@ def django_db_modify_db_settings(
     if database["ENGINE"] == "django.db.backends.sqlite3":
         path = tmp_path_factory.mktemp("db") / "test.sqlite3"
         database.setdefault("TEST", {})["NAME"] = str(path)
+
+
+REFERENCE_PYTHON = os.environ.get("PLAYGROUND_REFERENCE_PYTHON") or sys.executable
+
+
+class AnotherProcess:
+    """tests/fork_server.py: scripts run as `python -c` would, in another process with
+    another hash seed (a fresh fork for each), without an interpreter started for each.
+
+    `run(script, *argv, input=None)` waits for the answer; `submit` returns at once
+    with a function to call for it, so the test can do its own part meanwhile."""
+
+    def __init__(self) -> None:
+        ours = os.environ.get("PYTHONHASHSEED", "random")
+        # a seed other than ours: if ours is random, any fixed one is another
+        self.hash_seed = str(int(ours) + 1) if ours.isdigit() else "1"
+        self.process = subprocess.Popen(
+            # .venv's interpreter under make test's other Pythons (.ci/other-pythons)
+            [REFERENCE_PYTHON, str(Path(__file__).with_name("fork_server.py"))],
+            cwd=Path(__file__).resolve().parents[1],
+            env={**os.environ, "PYTHONHASHSEED": self.hash_seed},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        self.sent = 0
+        self.answers: dict[int, dict] = {}
+        self.pending = b""
+
+    def submit(self, script: str, *argv: str, input: str | None = None):
+        self.sent += 1
+        number = self.sent
+        request = {"id": number, "script": script, "argv": list(argv), "input": input}
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        self.process.stdin.flush()
+        return lambda: self._answer(number)
+
+    def run(self, script: str, *argv: str, input: str | None = None):
+        return self.submit(script, *argv, input=input)()
+
+    def _answer(self, number: int, seconds: float = 120) -> subprocess.CompletedProcess:
+        deadline = time.monotonic() + seconds
+        while number not in self.answers:
+            if b"\n" not in self.pending:
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([self.process.stdout], [], [], max(left, 0))
+                if not ready:
+                    raise TimeoutError(f"no answer from the fork server in {seconds} s")
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise RuntimeError(
+                        f"the fork server exited ({self.process.wait()})"
+                    )
+                self.pending += chunk
+                continue
+            line, self.pending = self.pending.split(b"\n", 1)
+            reply = json.loads(line)
+            self.answers[reply.pop("id")] = reply
+        reply = self.answers.pop(number)
+        return subprocess.CompletedProcess(
+            ["fork_server"], reply["returncode"], reply["stdout"], reply["stderr"]
+        )
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def another_process():
+    """One process for the session's cross-process checks (see AnotherProcess)."""
+    process = AnotherProcess()
+    yield process
+    process.close()

@@ -14,6 +14,7 @@ from playground.liveserver import (
     CHROMIUM_ARGS,
     chromium_path,
     live_daphne,
+    wait_until_still,
     watch_errors,
 )
 
@@ -69,7 +70,7 @@ class LabDriver:
             "data-state", "open"
         )
         expect(self.page.locator("#stage")).not_to_have_attribute("aria-busy", "true")
-        self.page.wait_for_timeout(300)
+        wait_until_still(self.page)
 
     def tab_to(self, selector: str, limit: int = 150) -> None:
         """Press Tab until the (first) element matching `selector` has the focus."""

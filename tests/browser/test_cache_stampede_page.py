@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import watch_errors
+from playground.liveserver import wait_until_canvas_changes, watch_errors
 from simulators.labs import LABS
 
 pytestmark = pytest.mark.browser
@@ -207,9 +207,7 @@ def test_the_drawing_is_in_the_first_screen_and_moves(browser, live_server_url, 
     assert drawing["height"] >= 170 and drawing["width"] >= 300, drawing
     # readers arrive from the start: the dots move without a click
     dots = page.locator("#stage canvas.cs-dots")
-    before = dots.screenshot()
-    page.wait_for_timeout(400)
-    assert dots.screenshot() != before
+    wait_until_canvas_changes(page, "#stage canvas.cs-dots")
     assert dots.evaluate("canvas => canvas.__drawn.length") > 0
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.console_errors == []

@@ -9,7 +9,9 @@ and their pages say they were removed. Screens of the host and a student at 1280
 
 import pytest
 from playwright.sync_api import expect
-from test_class_limits_page import PHONE, SHOTS, WIDE, Lesson, tab_to
+from test_class_limits_page import PHONE, WIDE, Lesson, tab_to
+
+from playground.liveserver import next_frames, save_screenshot
 
 pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1920, "height": 1080}
@@ -17,15 +19,14 @@ PROJECTOR = {"width": 1920, "height": 1080}
 
 def shoot(page, name, at=None):
     """The page at 1280x800, 1920x1080 and 390x844; nothing wider than the screen."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("1280", WIDE), ("1920", PROJECTOR), ("390", PHONE)):
         page.set_viewport_size(viewport)
         if at:
             page.locator(at).evaluate("node => node.scrollIntoView({block: 'start'})")
         else:
             page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(250)
-        page.screenshot(path=SHOTS / f"{name}-{size}.png")
+        next_frames(page)
+        save_screenshot(page, f"{name}-{size}")
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= viewport["width"], (name, size, wide)
 

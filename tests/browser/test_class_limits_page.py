@@ -6,21 +6,25 @@ link too heavy to open, and a moment too heavy to share, say why; a class whose 
 ended sends everyone away with a way to go on alone; a busy server is said as busy.
 """
 
-import os
 import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from playground.links import link_cost, make_link, read_link, seconds_of
-from playground.liveserver import migrate, server_env, start_daphne, watch_errors
+from playground.liveserver import (
+    migrate,
+    next_frames,
+    save_screenshot,
+    server_env,
+    start_daphne,
+    watch_errors,
+)
 from playground.store import Entry
 
 pytestmark = pytest.mark.browser
-SHOTS = Path(os.environ.get("PLAYGROUND_UI_SHOTS", "/tmp/ui-shots"))
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 MILLION = Entry(0, "load_keys", {"kind": "registration", "count": 1_000_000})
@@ -55,18 +59,27 @@ def counting_sockets(page):
     return page
 
 
+def opens_no_socket_again(page):
+    """However long it waits, the page (of a Lesson: its clock installed) opens no
+    socket: its clock jumps past the longest wait before a retry (30 s), which fires
+    any timer due by then once."""
+    sockets = len(page.sockets)
+    page.clock.fast_forward(31_000)
+    next_frames(page)  # a socket a timer opened is known by now
+    assert len(page.sockets) == sockets, page.sockets
+
+
 def screenshot(page, name, at=None):
-    """The page wide and on a phone (the top, or the element `at` at the top); nothing
-    may be wider than the screen."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    """The page wide and on a phone (the top, or the element `at` at the top): nothing
+    may be wider than the screen (a screenshot of each with PLAYGROUND_SCREENSHOTS)."""
     for size, viewport in (("1280", WIDE), ("390", PHONE)):
         page.set_viewport_size(viewport)
         if at:
             page.locator(at).evaluate("node => node.scrollIntoView({block: 'start'})")
         else:
             page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(200)
-        page.screenshot(path=SHOTS / f"{name}-{size}.png")
+        next_frames(page)
+        save_screenshot(page, f"{name}-{size}")
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= viewport["width"], (name, size, wide)
 
@@ -90,6 +103,8 @@ class Lesson:
 
     def page(self, viewport):
         context = self.browser.new_context(viewport=viewport)
+        # the pages' clock flows as usual, and can jump ahead (opens_no_socket_again)
+        context.clock.install()
         self.contexts.append(context)
         return counting_sockets(watch_errors(context.new_page()))
 
@@ -196,9 +211,7 @@ def removed_page_says_so(student):
         student.locator('#quick-controls form[data-action="add_shard"] button')
     ).to_be_disabled()
     # and it does not try again
-    sockets = len(student.sockets)
-    student.wait_for_timeout(2500)
-    assert len(student.sockets) == sockets
+    opens_no_socket_again(student)
     expect(status(student)).to_have_attribute("data-state", "refused")
 
 
@@ -284,8 +297,7 @@ def test_a_link_too_heavy_to_open_says_why_on_the_first_view(browser, live_serve
         assert time.monotonic() - started < 10
         expect(status(page)).to_have_attribute("data-state", "open")
         if viewport is PHONE:
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=SHOTS / "heavy-link-390.png")
+            save_screenshot(page, "heavy-link-390")
         assert page.console_errors == []
         context.close()
 
@@ -366,8 +378,7 @@ def test_a_refused_branch_is_said_beside_the_button(browser, small_server):
         expect(explore).to_have_attribute("aria-describedby", "branch-error")
         expect(fay.locator("#lab-error")).to_be_hidden()
         expect(fay.locator("#lab")).to_have_attribute("data-kind", "class")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        fay.screenshot(path=SHOTS / "branch-refused-390.png")
+        save_screenshot(fay, "branch-refused-390")
         assert fay.console_errors == []
     finally:
         lesson.close()
@@ -415,9 +426,7 @@ def test_a_class_whose_hours_end_sends_everyone_on_alone(browser, small_server):
             expect(status(page)).to_contain_text("The class has ended")
             expect(page.locator("#lab-error")).to_be_hidden()
         expect(host.locator("#class-panel")).to_be_hidden()
-        sockets = len(eve.sockets)
-        eve.wait_for_timeout(2000)
-        assert len(eve.sockets) == sockets  # 4410: no reconnecting
+        opens_no_socket_again(eve)  # 4410: no reconnecting
         screenshot(eve, "student-class-ended")
 
         # opening the ended class's room again: a fresh lab of one's own, said so
@@ -429,7 +438,7 @@ def test_a_class_whose_hours_end_sends_everyone_on_alone(browser, small_server):
             "That class session has ended; this is a fresh lab of your own."
         )
         expect(notice).to_be_in_viewport()
-        eve.screenshot(path=SHOTS / "ended-class-reopened-390.png")
+        save_screenshot(eve, "ended-class-reopened-390")
         expect(status(eve)).to_have_attribute("data-state", "open")
         expect(eve.locator("#lab-error")).to_be_hidden()
         add_shard(eve)
@@ -474,13 +483,10 @@ def test_a_server_that_refuses_for_now_is_said_to_be_busy(browser, one_room_serv
     )
     expect(second.locator("#lab-error")).to_be_hidden()
     # 4503 is not "refused for good": the page keeps trying, with backoff
-    deadline = time.monotonic() + 8
-    while len(second.sockets) < 2 and time.monotonic() < deadline:
-        second.wait_for_timeout(200)
-    assert len(second.sockets) >= 2
+    while len(second.sockets) < 2:
+        second.wait_for_event("websocket", timeout=8_000)
     expect(line).to_have_attribute("data-state", "busy")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    second.screenshot(path=SHOTS / "busy-390.png")
+    save_screenshot(second, "busy-390")
     assert first.console_errors == [] and second.console_errors == []
     first.context.close()
     second.context.close()

@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from playground.liveserver import next_frames
 from simulators.labs import LABS, REGISTRY
 
 pytestmark = pytest.mark.browser
@@ -42,7 +43,7 @@ def visit(page, url: str):
 
 
 def assert_within_policy(page, *, expected_errors: tuple[str, ...] = ()) -> None:
-    page.wait_for_timeout(300)  # violations are reported asynchronously
+    next_frames(page)  # violations are reported asynchronously, in a task of their own
     assert page.evaluate("window.violations") == []
     errors = [
         m for m in page.console_errors if not any(e in m for e in expected_errors)

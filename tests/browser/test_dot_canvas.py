@@ -9,7 +9,7 @@ canvas's pixels where the record says a dot is, and hover a ring dot as a learne
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import watch_errors
+from playground.liveserver import wait_until_still, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,7 @@ def settled(page, bins=12):
         "() => [...document.querySelectorAll('.card-figure')]"
         ".every((figure) => !figure.__painting)"
     )
-    page.wait_for_timeout(300)
+    wait_until_still(page)
 
 
 def hex_rgb(colour: str) -> tuple[int, int, int]:

@@ -96,7 +96,8 @@ def test_a_page_for_a_room_opens_no_early_socket(page, live_server_url):
     expect(page.locator("#connection-status")).not_to_have_attribute(
         "data-state", "connecting"
     )
-    page.wait_for_timeout(300)
+    # an early socket would come first: from the page's head, before its modules
+    page.wait_for_load_state("load")
     assert len(sockets) == 1
     assert query_of(sockets[0])["room"] == "r-nosuchroom"
 

@@ -75,13 +75,10 @@ def embed_frame(page, slug):
     element = page.locator(f"#embed-{slug}")
     element.scroll_into_view_if_needed()  # loading="lazy"
     handle = element.element_handle()
-    frame = None
-    for _ in range(100):
+    frame = handle.content_frame()
+    while frame is None or f"/embed/{slug}/" not in frame.url:
+        page.wait_for_event("framenavigated", timeout=10_000)
         frame = handle.content_frame()
-        if frame is not None and f"/embed/{slug}/" in frame.url:
-            break
-        page.wait_for_timeout(100)
-    assert frame is not None, slug
     frame.wait_for_selector("#lab[data-drawn]", timeout=15_000)
     return frame
 
@@ -152,8 +149,8 @@ def test_a_lab_page_is_refused_in_a_frame_while_an_embed_loads(
     page.goto(f"{other_origin}/frames-a-lab.html")
     embed = page.locator("#embed").element_handle().content_frame()
     embed.wait_for_selector("#lab[data-drawn]", timeout=15_000)
+    page.wait_for_load_state("load")  # every frame has loaded, or been refused
     lab = page.locator("#lab").element_handle().content_frame()
-    page.wait_for_timeout(300)
     # Chromium replaces a refused frame with its error page: nothing of the lab in it
     assert lab is None or not lab.url.startswith(live_server_url)
     if lab is not None:

@@ -6,16 +6,12 @@ read, again just before the cut; Step forward comes back; the scrubber still rea
 the time between moments; the keyboard does all of it.
 """
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import watch_errors
+from playground.liveserver import save_screenshot, watch_errors
 
 pytestmark = pytest.mark.browser
-SCREENSHOTS = Path(os.environ.get("PLAYGROUND_SCREENSHOTS", "var/screenshots"))
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -158,10 +154,7 @@ def test_step_back_after_write_cut_read_lands_just_before_the_read(
     at(page, middle, end)
     expect(readout).to_have_text("Moment 1 of 3")
     page.locator(".playback-panel").scroll_into_view_if_needed()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(
-        path=str(SCREENSHOTS / f"history-moments-quorum-{viewport['width']}.png")
-    )
+    save_screenshot(page, f"history-moments-quorum-{viewport['width']}")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert page.console_errors == []
     context.close()

@@ -5,8 +5,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from playground.liveserver import canvas_print, next_frames, wait_until_canvas_changes
+
 pytestmark = pytest.mark.browser
 LAB = "quorum"
+DOTS = "canvas.net-dots"
 
 
 def link(page, link_id):
@@ -26,21 +29,6 @@ def open_lab(page, url, seed=3):
 
 def centre(box):
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def canvas_print(page):
-    """Painted canvas pixels and a hash of which: it changes when dots move."""
-    return page.evaluate(
-        """() => {
-          const c = document.querySelector("canvas.net-dots");
-          const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-          let n = 0, h = 0;
-          for (let i = 3; i < d.length; i += 4) {
-            if (d[i]) { n++; h = (h * 31 + i) >>> 0; }
-          }
-          return [n, h];
-        }"""
-    )
 
 
 def test_clicking_a_link_cuts_it_and_clicking_again_heals_it(page, live_server_url):
@@ -118,20 +106,18 @@ def test_dots_move_while_playing_and_stand_still_when_paused(page, live_server_u
     quick.locator('form[data-action="write"] button[type="submit"]').click()
     expect(page.locator(".net-counts")).not_to_contain_text("On the wire: 0 ")
     expect(page.locator("#timeline .timeline-state")).to_have_text("Playing.")
-    first = canvas_print(page)
-    assert first[0] > 0  # dots are drawn
-    page.wait_for_timeout(400)
-    assert canvas_print(page) != first  # and they move by themselves
+    assert canvas_print(page, DOTS)[0] > 0  # dots are drawn
+    wait_until_canvas_changes(page, DOTS)  # and they move by themselves
     expect(page.locator("#timeline .timeline-clock")).not_to_have_text("t = 0 ms")
     # Space on the stage pauses: nothing moves
     page.locator("#stage").focus()
     page.keyboard.press(" ")
     expect(play).to_have_attribute("data-playing", "false")
     expect(play).to_have_accessible_name("Play")
-    page.wait_for_timeout(300)  # the pause's own frame lands
-    paused = canvas_print(page)
-    page.wait_for_timeout(300)
-    assert canvas_print(page) == paused
+    next_frames(page)  # the pause's own frame is drawn
+    paused = canvas_print(page, DOTS)
+    next_frames(page, 20)  # a third of a second of drawing: dots in flight would move
+    assert canvas_print(page, DOTS) == paused
     play.click()
     expect(play).to_have_attribute("data-playing", "true")
     assert page.console_errors == []

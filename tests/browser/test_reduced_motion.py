@@ -7,10 +7,13 @@ the canvas draws each moving key: `__drawn`, set by painter.js), with the same p
 without the setting as the control, so the test fails if the probe sees nothing.
 """
 
+import re
 from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect
+
+from playground.liveserver import next_frames
 
 pytestmark = pytest.mark.browser
 
@@ -127,7 +130,12 @@ def message_draws(browser, url, reduced: bool):
         page.locator('form[data-action="write"] button[type="submit"]').click()
         # the write's messages go out and come back (15-60 ms each, at 1/20x)
         page.wait_for_function("() => globalThis.__messageDraws.length > 0")
-        page.wait_for_timeout(2500)
+        # all of them delivered, and the last drawn
+        expect(page.locator(".net-counts")).to_contain_text(
+            re.compile(r"On the wire: 0 · held at cuts: \d+ · delivered: [1-9]"),
+            timeout=15_000,
+        )
+        next_frames(page)
         return page.evaluate("() => globalThis.__messageDraws")
 
 

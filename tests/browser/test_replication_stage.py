@@ -12,6 +12,8 @@ viewBox is the room it has.
 import pytest
 from playwright.sync_api import expect
 
+from playground.liveserver import wait_until_still
+
 pytestmark = pytest.mark.browser
 
 WIDE = {"width": 1280, "height": 800}
@@ -55,7 +57,7 @@ def open_lab(page, url, viewport, tour=False):
     page.goto(f"{url}/labs/replication/?seed=3")
     expect(page.locator(".net-node")).to_have_count(3)
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
-    page.wait_for_timeout(400)  # the first layout settles
+    wait_until_still(page)  # the first layout settles
 
 
 def press(page, action):
@@ -90,7 +92,7 @@ def play_the_story(page):
     expect(page.locator("#stage .rp-lost")).to_have_attribute(
         "data-lost", "true", timeout=WAIT_MS
     )
-    page.wait_for_timeout(400)
+    wait_until_still(page)
 
 
 def test_on_a_phone_the_drawing_keeps_its_place_and_size_through_the_story(
@@ -172,12 +174,13 @@ def test_quorum_history_diagram_keeps_its_labels_in_its_box(
     )
     page.goto(f"{live_server_url}/labs/quorum/?seed=385")
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
-    for action in ("write", "read", "write", "read", "read"):
-        page.locator(f'#quick-controls form[data-action="{action}"] button').click()
-        page.wait_for_timeout(700)
     figure = page.locator(".q-judged .history-diagram")
-    expect(figure.locator(".hd-op")).not_to_have_count(0, timeout=WAIT_MS)
-    page.wait_for_timeout(1500)
+    for count, action in enumerate(("write", "read", "write", "read", "read"), 1):
+        page.locator(f'#quick-controls form[data-action="{action}"] button').click()
+        # each one answered before the next is asked
+        expect(figure.locator(".hd-op")).to_have_count(count, timeout=WAIT_MS)
+        expect(figure.locator(".hd-op.is-open")).to_have_count(0, timeout=WAIT_MS)
+    wait_until_still(page)
     assert figure.evaluate(OUT_OF_THE_BOX) == []
     # the short labels are whole: "W 1", "R → 1" and the like are not cut
     labels = figure.locator(".hd-label").all_text_contents()

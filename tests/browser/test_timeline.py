@@ -6,19 +6,15 @@ a link and opens it in a new browser context: the same state, the same moment. D
 and hostile links open the lab fresh with a sentence, never an error or a script.
 """
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from playground.links import make_link
-from playground.liveserver import watch_errors
+from playground.liveserver import save_screenshot, watch_errors
 from playground.store import Entry
 from simulators.labs.hash_placement import HashPlacementLab
 
 pytestmark = pytest.mark.browser
-SCREENSHOTS = Path(os.environ.get("PLAYGROUND_SCREENSHOTS", "var/screenshots"))
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -356,7 +352,6 @@ def test_a_student_cannot_move_the_class_history_while_the_host_drives(
 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280", "390"])
 def test_screenshots_of_the_history_bar(browser, live_server_url, viewport):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     width = viewport["width"]
     page = new_page(browser, live_server_url, viewport)
     open_hash_placement(page, live_server_url, seed=5)
@@ -370,7 +365,7 @@ def test_screenshots_of_the_history_bar(browser, live_server_url, viewport):
     page.locator(".share-copy").click()
     expect(page.locator(".share .share-status")).to_contain_text("Link copied")
     page.locator(".playback-panel").scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / f"timeline-hash-placement-{width}.png"))
+    save_screenshot(page, f"timeline-hash-placement-{width}")
 
     page.goto(f"{live_server_url}/labs/quorum/?seed=4")
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
@@ -382,7 +377,7 @@ def test_screenshots_of_the_history_bar(browser, live_server_url, viewport):
     page.locator(".history-back").click()
     at(page, 2, 3)
     page.locator(".playback-panel").scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / f"timeline-quorum-{width}.png"))
+    save_screenshot(page, f"timeline-quorum-{width}")
     # nothing sticks out sideways on a phone
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.console_errors == []

@@ -1,10 +1,10 @@
 """Two daphne processes serving the same rooms: PostgreSQL for the log, Redis between.
 
 The session gets its own PostgreSQL database (created on the machine's server at
-127.0.0.1:5432, migrated once, dropped at the end) and a Redis database number of its
-own, so these tests never touch a developer's data. Nothing here is mocked: if
-PostgreSQL or Redis cannot be reached the tests are skipped, saying why, except under
-CI (CI=true), where that is a failure.
+127.0.0.1:5432 as a copy of a migrated template, dropped at the end) and a Redis
+database number of its own, so these tests never touch a developer's data. Nothing
+here is mocked: if PostgreSQL or Redis cannot be reached the tests are skipped, saying
+why, except under CI (CI=true), where that is a failure.
 """
 
 import os
@@ -51,7 +51,9 @@ def database_url(services):
 
     with ExitStack() as stack:
         try:
-            url = stack.enter_context(throwaway_postgres(POSTGRES_ADMIN_URL))
+            url = stack.enter_context(
+                throwaway_postgres(POSTGRES_ADMIN_URL, migrated=True)
+            )
         except psycopg.Error as error:
             _unavailable(
                 f"no PostgreSQL for the multi-process tests at {POSTGRES_ADMIN_URL} "

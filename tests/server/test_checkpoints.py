@@ -2,9 +2,6 @@
 history has its checkpoints at the same places in every process (issue 11)."""
 
 import json
-import os
-import subprocess
-import sys
 import time
 
 from playground import history as history_module
@@ -74,14 +71,9 @@ def test_a_busy_machine_does_not_move_them(monkeypatch):
     assert placed(STEPS[:120]) == fast
 
 
-def test_another_process_places_them_at_the_same_actions():
+def test_another_process_places_them_at_the_same_actions(another_process):
+    elsewhere = another_process.submit(PLACE, input=json.dumps(STEPS))
     here = placed(STEPS)
-    done = subprocess.run(
-        [sys.executable, "-c", PLACE],
-        input=json.dumps(STEPS),
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONHASHSEED": "random"},
-    )
+    done = elsewhere()
+    assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == here

@@ -2,12 +2,8 @@
 
 import base64
 import json
-import os
 import random
-import subprocess
-import sys
 import zlib
-from pathlib import Path
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -30,7 +26,6 @@ from playground.store import Entry
 from simulators.engine.declaration import ActionError
 from simulators.labs import LABS
 
-REPO = Path(__file__).resolve().parents[2]
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 TEXTS = ["A", "B", "C", "A-B", "A-C", "B-C", "N12345", "P0000001", "{user1}:cart"]
 
@@ -75,37 +70,38 @@ def random_history(slug: str, seed: int, count: int) -> History:
     return timeline
 
 
-def open_in_fresh_process(links: list[str]) -> list[str]:
-    script = (
-        "import json, sys\n"
-        "import django, os\n"
-        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'playground.settings')\n"
-        "django.setup()\n"
-        "from playground.links import read_link, replay_link\n"
-        "out = []\n"
-        "for link in json.loads(sys.stdin.read()):\n"
-        "    entries, history = replay_link(*read_link(link))\n"
-        "    out.append(history.lab.digest())\n"
-        "print(json.dumps(out))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        input=json.dumps(links),
-        cwd=REPO,
-        env={**os.environ, "PYTHONHASHSEED": "77"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+OPEN_LINKS = """
+import json, sys
+import django, os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+django.setup()
+from playground.links import read_link, replay_link
+out = []
+for link in json.loads(sys.stdin.read()):
+    entries, history = replay_link(*read_link(link))
+    out.append(history.lab.digest())
+print(json.dumps(out))
+"""
 
 
 @pytest.mark.parametrize("slug", sorted(LABS))
-def test_random_histories_round_trip_through_a_link_in_a_fresh_process(slug):
-    histories = [random_history(slug, seed, 30) for seed in range(12)]
-    links = [make_link(slug, h.seed, h.actions, h.cursor) for h in histories]
-    assert open_in_fresh_process(links) == [h.lab.digest() for h in histories]
+def test_random_histories_round_trip_through_a_link_in_a_fresh_process(
+    another_process, slug
+):
+    """Each link is opened in the session's other process (another hash seed, a
+    fresh fork for each) while this one makes the next."""
+    answers, here = [], []
+    for seed in range(12):
+        history = random_history(slug, seed, 30)
+        link = make_link(slug, history.seed, history.actions, history.cursor)
+        answers.append(another_process.submit(OPEN_LINKS, input=json.dumps([link])))
+        here.append(history.lab.digest())
+    there = []
+    for answer in answers:
+        done = answer()
+        assert done.returncode == 0, done.stderr
+        there.extend(json.loads(done.stdout))
+    assert there == here
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

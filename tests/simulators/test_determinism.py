@@ -1,12 +1,12 @@
 """The same seed and actions give the same digest in any process; other seeds do not.
 
-Under `make test`'s other Pythons (.ci/other-pythons), the other processes run
-PLAYGROUND_REFERENCE_PYTHON, .venv's interpreter: the same digests on every supported
+Under `make test`'s other Pythons (.ci/other-pythons), the other process
+(tests/conftest.py, `another_process`) runs PLAYGROUND_REFERENCE_PYTHON, .venv's
+interpreter: the same digests on every supported
 Python (tests/simulators/test_digests_across_pythons.py plays every lab's tour too).
 """
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +17,6 @@ from simulators.engine import digest_of
 from simulators.labs import LABS, REGISTRY
 
 REPO = Path(__file__).resolve().parents[2]
-# the interpreter of the other processes: .venv's under make test's other Pythons
-OTHER_PYTHON = os.environ.get("PLAYGROUND_REFERENCE_PYTHON") or sys.executable
 OPTIONS = {"key_count": 5000, "partitions": 16384, "vnodes": 32}
 ACTIONS = [
     ("add_shard", {}),
@@ -47,44 +45,59 @@ def run_in_process(seed: int) -> dict:
     return {"digest": lab.digest(), "events": digest_of(events)}
 
 
-def run_in_subprocess(
+def in_another_process(
+    another_process,
     seed: int,
-    hash_seed: str,
     slug: str = "hash-placement",
     options: dict = OPTIONS,
     actions: list = ACTIONS,
-) -> dict:
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    result = subprocess.run(
-        [OTHER_PYTHON, "-c", SCRIPT, json.dumps([seed, options, actions, slug])],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+):
+    """Start the run in the session's other process (another hash seed, a fresh fork):
+    returns a function that waits for its result."""
+    answer = another_process.submit(SCRIPT, json.dumps([seed, options, actions, slug]))
+
+    def result() -> dict:
+        done = answer()
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    return result
+
+
+def test_another_process_with_another_hash_seed_reaches_the_same_digest(
+    another_process,
+):
+    elsewhere = in_another_process(another_process, 7)
+    assert run_in_process(7) == elsewhere()
+
+
+def test_the_other_process_hashes_strings_otherwise_and_starts_afresh(another_process):
+    """What the cross-process checks stand on: the other process's str hashes differ
+    from ours, and each script there starts without what the one before left."""
+    script = (
+        "import simulators.labs as labs\n"
+        "print(hash('hash-placement'), getattr(labs, 'left_behind', None))\n"
+        "labs.left_behind = 1\n"
     )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def test_two_processes_with_different_hash_seeds_reach_the_same_digest():
-    first = run_in_subprocess(7, "1")
-    second = run_in_subprocess(7, "2")
-    assert first == second
-    assert first == run_in_process(7)
+    first = another_process.run(script)
+    second = another_process.run(script)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout == second.stdout
+    theirs, left = first.stdout.split()
+    assert int(theirs) != hash("hash-placement")
+    assert left == "None"
 
 
 # Every lab's example script (its manifest's): for the labs with a clock and the
 # step-by-step ones, time, messages, faults, skew, batch trials, readers drawn as they
 # arrive, shuffled orders, all replayed.
 @pytest.mark.parametrize("slug", list(LABS))
-def test_labs_replay_to_the_same_digest_in_any_process(slug):
+def test_labs_replay_to_the_same_digest_in_any_process(another_process, slug):
     actions = [list(action) for action in REGISTRY[slug].example]
-    first = run_in_subprocess(5, "1", slug, {}, actions)
-    second = run_in_subprocess(5, "3", slug, {}, actions)
+    elsewhere = in_another_process(another_process, 5, slug, {}, actions)
     lab = LABS[slug](seed=5)
     events = [lab.apply(name, args) for name, args in actions]
-    assert first == second == {"digest": lab.digest(), "events": digest_of(events)}
+    assert elsewhere() == {"digest": lab.digest(), "events": digest_of(events)}
     if REGISTRY[slug].network:
         assert any(e["type"] == "message_sent" for batch in events for e in batch)
 
