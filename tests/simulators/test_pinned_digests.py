@@ -95,7 +95,10 @@ def test_the_digests_are_as_pinned():
     found = json.loads(json.dumps(everything()))
     assert found["batch"] == pinned["batch"]
     for slug in sorted(LABS):
-        assert found["tours"][slug] == pinned["tours"].get(slug), slug
+        assert slug in pinned["tours"], (
+            f"{slug} is not pinned yet: python -m tests.simulators.test_pinned_digests"
+        )
+        assert found["tours"][slug] == pinned["tours"][slug], slug
 
 
 if __name__ == "__main__":
