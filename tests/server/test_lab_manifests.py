@@ -90,9 +90,10 @@ def test_a_built_lab_has_every_part(slug):
         get_template(manifest.narrative)
     except TemplateDoesNotExist:
         missing.append(f"the narrative templates/{manifest.narrative} is missing")
-    # its stylesheet's path, by convention (the file is checked where it is made)
     if manifest.stylesheet != f"css/labs/{slug}.css":
         missing.append(f"the stylesheet at css/labs/{slug}.css")
+    elif not finders.find(manifest.stylesheet):
+        missing.append(f"static/{manifest.stylesheet} is missing")
     if not manifest.tour:
         missing.append("a tour")
     if not (240 <= manifest.embed_width <= 4000 and manifest.embed_height >= 200):
