@@ -18,16 +18,8 @@ from simulators.labs import LABS, REGISTRY
 
 REPO = Path(__file__).resolve().parents[2]
 OPTIONS = {"key_count": 5000, "partitions": 16384, "vnodes": 32}
-ACTIONS = [
-    ("add_shard", {}),
-    ("mark_hot", {"key": "N12345", "share_percent": 35}),
-    ("remove_shard", {"shard": "B"}),
-    ("set_vnodes", {"vnodes": 100}),
-    ("load_keys", {"kind": "booking", "count": 7000}),
-    ("set_shards", {"count": 9}),
-    ("set_partitions", {"partitions": 256}),
-    ("lookup", {"key": "Zürich{N12345}"}),
-]
+# hash-placement's example script (its manifest's), with options of its own
+ACTIONS = [list(action) for action in REGISTRY["hash-placement"].example]
 SCRIPT = """
 import json, sys
 from simulators.engine import digest_of
