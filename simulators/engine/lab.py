@@ -79,6 +79,12 @@ class Lab:
         return values
 
     @classmethod
+    def forget_caches(cls) -> None:
+        """Drop what the lab caches per process (graphs, rings), so the next lab
+        starts as a replay in a fresh worker does: what tests and benchmarks that
+        time the lab call between runs. A lab that caches nothing has nothing to do."""
+
+    @classmethod
     def action_spec(cls, name: Any) -> ActionSpec:
         """The declaration of action `name`, or ActionError if there is none."""
         for spec in cls.actions:

@@ -66,7 +66,7 @@ def _minutes_of(graph: Graph) -> dict[tuple[str, str], int]:
 
 def forget_graphs() -> None:
     """Drop every graph this process made, and its SQLite and networkx copies: what
-    a replay in a fresh process starts from (benchmarks/replay_costs.py)."""
+    a replay in a fresh process starts from (`GraphTraversalLab.forget_caches`)."""
     graph_of.cache_clear()
     packed.cache_clear()
     _minutes_of.cache_clear()
@@ -145,6 +145,10 @@ class GraphTraversalLab(Lab):
     # playground's PostgreSQL when it has one (playground/graph_sql.py), else None,
     # the lab's own in-memory SQLite; the state is the same on both
     hosted = ("sql_database",)
+
+    @classmethod
+    def forget_caches(cls) -> None:
+        forget_graphs()
 
     def __init__(self, seed: int = 0, sql_database=None, **options) -> None:
         super().__init__(seed, **options)

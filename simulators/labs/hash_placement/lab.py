@@ -20,6 +20,7 @@ from simulators.labs.hash_placement.placements import (
     Moves,
     PartitionPlacement,
     RingPlacement,
+    ring_tokens,
 )
 from simulators.labs.hash_placement.stats import request_share, spread
 from simulators.labs.hash_placement.tour import TOUR
@@ -44,6 +45,10 @@ class HashPlacementLab(Lab):
         ("load_keys", {"kind": "booking", "count": 1_000_000}),
     )
     cost_model = HashPlacementCost
+
+    @classmethod
+    def forget_caches(cls) -> None:
+        ring_tokens.cache_clear()  # the rings' tokens, made once per (shards, vnodes)
 
     def __init__(self, seed: int = 0, **options) -> None:
         super().__init__(seed, **options)
