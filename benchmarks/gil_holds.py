@@ -8,23 +8,25 @@ whole length, and for that long the event loop and every other room stand still.
 heavy action may hold it for more than `TARGET_MS` at a time.
 
 For every built lab (`simulators/labs/__init__.py` BUILT) this drives a fresh History
-to each of `CASES`' states (the steps before, with a frame after each as a room makes
-it), then does the timed steps as a room does: `History.apply` (with its checkpoint,
-taken by pickling, labelled apart), the frame's snapshot, its encoding and patch
-(playground/rooms/wire.py, playground/delta.py), metrics and digest. A watcher thread
-meanwhile sleeps 1 ms in a loop: the longest gap between two of its wake-ups, less the
-1 ms asked for, is the longest single hold, charged to the phase it overlapped most (a
-gap mostly inside a garbage collection is marked `gc`). Pure Python shows up as about
-5-6 ms (the switch interval); more than that is one C call, or a collection. On a
-shared machine a gap also opens when neither thread gets a core: a gap counts only as
-long as the working thread's CPU time in it.
+to each of `CASES`' states (its manifest's `heavy_cases`: the steps before, with a
+frame after each as a room makes it), then does the timed steps as a room does:
+`History.apply` (with its checkpoint, taken by pickling, labelled apart), the frame's
+snapshot, its encoding and patch (playground/rooms/wire.py, playground/delta.py),
+metrics and digest. A watcher thread meanwhile sleeps 1 ms in a loop: the longest gap
+between two of its wake-ups, less the 1 ms asked for, is the longest single hold,
+charged to the phase it overlapped most (a gap mostly inside a garbage collection is
+marked `gc`). Pure Python shows up as about 5-6 ms (the switch interval); more than
+that is one C call, or a collection. On a shared machine a gap also opens when neither
+thread gets a core: a gap counts only as long as the working thread's CPU time in it.
 
 Every action whose declared cost (`History.cost_of` + the frame) can reach
 `PLAYGROUND_HEAVY_UNITS` has a case at its declared maxima, after the state that makes
-it heavy (`HEAVY_ACTIONS` names them; a test checks the cases cover them). Labs with no
-heavy action have their dearest one, for comparison. A busy machine only makes gaps
-longer, never shorter: each case runs `--repeat` times from scratch, and the table
-shows the least of the runs' longest holds (what the code itself holds) and the worst.
+it heavy (`HEAVY_ACTIONS` works them out from the cost models: by the declaration, or
+along the manifest's cost plan and cost cases; tests/server/test_gil_holds.py checks
+the cases cover them). Labs with no heavy action have their dearest one, for
+comparison. A busy machine only makes gaps longer, never shorter: each case runs
+`--repeat` times from scratch, and the table shows the least of the runs' longest
+holds (what the code itself holds) and the worst.
 `--calls MS` runs each case once more under a profile hook and lists the built-in
 calls that took longer than MS, and where: what to cut into pieces.
 
@@ -52,9 +54,8 @@ from django.conf import settings  # noqa: E402
 from playground.delta import frame_body  # noqa: E402
 from playground.history import Entry, History  # noqa: E402
 from playground.rooms.wire import encode  # noqa: E402
-from simulators.labs import BUILT, LABS  # noqa: E402
-from simulators.labs.graph_traversal.lab import forget_graphs  # noqa: E402
-from simulators.labs.hash_placement.placements import ring_tokens  # noqa: E402
+from simulators.engine.declaration import ActionError  # noqa: E402
+from simulators.labs import BUILT, LABS, REGISTRY  # noqa: E402
 
 TARGET_MS = 50  # the longest hold a heavy action may make (issue 29)
 TICK = 0.001  # the watcher's sleep
@@ -69,268 +70,54 @@ PHASES = (
     "digest",
 )
 
-MILLION = ("load_keys", {"kind": "registration", "count": 1_000_000})
-SETTLE = ("advance", {"ms": 60_000})
-IDS = ("write", {"kind": "uniform", "count": 60_000, "rate": 5_000})
-STAMPS = ("write", {"kind": "timestamps", "count": 60_000, "rate": 20_000})
-REGS = ("write", {"kind": "skewed", "count": 60_000, "rate": 5_000})
-LARGE = ("set_graph", {"graph": "large"})
-GROWN = ("set_grown", {"on": True})
-DEEP = "MATCH p = (a {code: 'ATL'})-[:ROUTE*1..3]->(x)"
-BURSTS = [("burst", {"count": 2_000})] * 100  # replication's 200,000 records
-FAR = ("set_replica", {"server": "C", "mode": "async", "place": "ocean"})
-FAST = [("set_rate", {"rate": 5_000}), ("set_ttl", {"ttl_ms": 60_000})]
-LADDER = "0,-1,-5,-20,-100,-1000,-3000,-5000"  # eight rungs, the most a ladder has
 
-# Each lab's actions whose declared cost can reach PLAYGROUND_HEAVY_UNITS, read from
-# their cost models: some only in a state (a million keys, 120,000 writes, a log of
-# 200,000 records, the grown graph, a read rate of 5,000 a second).
+def heavy_actions(manifest, units: int) -> tuple[str, ...]:
+    """The lab's actions whose declared cost with its frame can reach `units`, read
+    from its cost model alone (nothing runs): by their declaration (`ActionSpec.cost`),
+    or in a state along its cost plan's `heaviest` histories or its `cost_cases` (a
+    million keys, 120,000 writes, a read rate of 5,000 a second), less those its
+    manifest says `never_heavy`. In the order the lab declares them."""
+    lab = manifest.lab
+    heavy = {spec.name for spec in lab.actions if spec.cost + lab.frame_cost >= units}
+    plan = manifest.cost_plan
+    histories = [*(plan.heaviest if plan else ())]
+    histories += [(*before, *timed) for _what, before, timed in manifest.cost_cases]
+    for steps in histories:
+        costs = lab.cost_model(lab)
+        for name, args in steps:
+            try:
+                if costs.cost_of(name, args) + costs.frame() >= units:
+                    heavy.add(name)
+            except ActionError:
+                continue  # refused: costs nothing, changes nothing
+    return tuple(
+        spec.name
+        for spec in lab.actions
+        if spec.name in heavy and spec.name not in manifest.never_heavy
+    )
+
+
+# Each built lab's actions whose declared cost can reach PLAYGROUND_HEAVY_UNITS: some
+# only in a state (a million keys, 120,000 writes, a log of 200,000 records, the
+# grown graph, a read rate of 5,000 a second)
 HEAVY_ACTIONS = {
-    "hash-placement": (
-        "load_keys",
-        "add_shard",
-        "remove_shard",
-        "set_shards",
-        "set_vnodes",
-        "set_partitions",
-    ),
-    "range-splits": ("write", "add_shard", "set_thresholds"),
-    "scatter-gather": ("measure",),
-    "replication": ("burst", "promote", "restart"),
-    "quorum": ("run_trials", "skew_ladder"),
-    "partition-cap": (),
-    # the bank workload's 200 operations are charged to the advances that run them:
-    # 35,200 units at most, with the frame
-    "two-phase-commit": (),
-    "cache-stampede": ("skip_to_expiry", "advance"),
-    "rate-limit-race": (),
-    "graph-traversal": (
-        "course_query",
-        "run",
-        "ask",
-        "set_graph",
-        "set_grown",
-        "set_index",
-        "drop_path_check",
-        "close_airport",
-        "reopen_all",
-        "rank_closures",
-    ),
+    manifest.slug: heavy_actions(manifest, settings.PLAYGROUND_HEAVY_UNITS)
+    for manifest in REGISTRY.built
 }
 
-# Actions whose declaration says more than they can reach: (lab, action) and why.
+# Actions whose declaration says more than they can reach: (lab, action): why
 NEVER_HEAVY = {
-    ("rate-limit-race", "every_ordering"): (
-        "declares 70,300 at most, but the most orderings a case that plays has is "
-        "2,520 (four clients of INCR: 18,440 units)"
-    ),
+    (manifest.slug, name): why
+    for manifest in REGISTRY.built
+    for name, why in manifest.never_heavy.items()
 }
 
-# (lab, what, the steps before, the steps timed)
+# (lab, what, the steps before, the steps timed): every built lab's `heavy_cases`
+# (simulators/labs/<lab>/manifest.py), in the course's order
 CASES = [
-    ("hash-placement", "load a million keys", [], [MILLION]),
-    (
-        "hash-placement",
-        "load a million booking ids",
-        [],
-        [("load_keys", {"kind": "booking", "count": 1_000_000})],
-    ),
-    ("hash-placement", "add a shard, 1M keys", [MILLION], [("add_shard", {})]),
-    (
-        "hash-placement",
-        "remove a shard, 1M keys",
-        [MILLION],
-        [("remove_shard", {"shard": "D"})],
-    ),
-    (
-        "hash-placement",
-        "12 shards, 1M keys",
-        [MILLION],
-        [("set_shards", {"count": 12})],
-    ),
-    (
-        "hash-placement",
-        "256 virtual nodes, 1M keys",
-        [MILLION],
-        [("set_vnodes", {"vnodes": 256})],
-    ),
-    (
-        "hash-placement",
-        "16,384 CRC16 slots, 1M keys",
-        [MILLION],
-        [("set_partitions", {"partitions": 16_384})],
-    ),
-    (
-        "hash-placement",
-        "256 partitions, 1M keys",
-        [MILLION],
-        [("set_partitions", {"partitions": 256})],
-    ),
-    (
-        "hash-placement",
-        "add a shard, 1M keys in 16,384 slots",
-        [MILLION, ("set_partitions", {"partitions": 16_384})],
-        [("add_shard", {})],
-    ),
-    ("range-splits", "write 60,000 ids", [], [IDS]),
-    (
-        "range-splits",
-        "write 60,000 ids at one a second",
-        [],
-        [("write", {"kind": "uniform", "count": 60_000, "rate": 1})],
-    ),
-    ("range-splits", "write 60,000 timestamps", [], [STAMPS]),
-    ("range-splits", "write 60,000 registrations after 60,000 ids", [IDS], [REGS]),
-    ("range-splits", "add a shard, 120,000 keys", [IDS, REGS], [("add_shard", {})]),
-    (
-        "range-splits",
-        "split above 100 keys, 120,000 keys",
-        [IDS, REGS],
-        [("set_thresholds", {"max_keys": 100, "max_writes": 100})],
-    ),
-    (
-        "range-splits",
-        "range query over everything, 120,000 keys",
-        [IDS, REGS],
-        [("range_query", {"low": "0", "high": "z"})],
-    ),
-    (
-        "scatter-gather",
-        "measure 20,000 queries, 64 shards, one slowed",
-        [("set_shards", {"count": 64}), ("slow_shard", {"shard": 3, "factor": 50})],
-        [("measure", {"count": 20_000})],
-    ),
-    (
-        "replication",
-        "a burst of 2,000 writes, 3 replicas",
-        [("set_replicas", {"replicas": 3})],
-        [("burst", {"count": 2000}), ("burst", {"count": 2000})],
-    ),
-    (
-        "replication",
-        "kill the primary and promote, 200,000 records",
-        [*BURSTS, FAR, SETTLE],
-        [("kill_primary", {}), ("promote", {"server": "C"}), SETTLE],
-    ),
-    (
-        "replication",
-        "bring the old primary back, 200,000 records",
-        [*BURSTS, FAR, SETTLE, ("kill_primary", {}), ("promote", {"server": "C"})],
-        [("restart", {"server": "A"}), SETTLE],
-    ),
-    ("quorum", "count 5,000 trials", [], [("run_trials", {"count": 5_000})]),
-    (
-        "quorum",
-        "count 5,000 trials, 5 copies on 5 nodes, sloppy",
-        [
-            ("set_copies", {"copies": 5}),
-            ("set_nodes", {"nodes": 5}),
-            ("set_sloppy", {"on": True}),
-        ],
-        [("run_trials", {"count": 5_000})],
-    ),
-    (
-        "quorum",
-        "lost writes against skew: 8 skews × 1,000 trials",
-        [],
-        [("skew_ladder", {"node": "A", "ladder": LADDER, "count": 1_000})],
-    ),
-    (
-        "partition-cap",
-        "heal after a split with bookings, and deliver",
-        [
-            ("split", {"group": "A"}),
-            *[
-                (
-                    "book",
-                    {"server": s, "passenger": f"P000000{i + 1}", "mode": "anyway"},
-                )
-                for i, s in enumerate("ABCAB")
-            ],
-            SETTLE,
-        ],
-        [("heal_all", {}), SETTLE],
-    ),
-    (
-        "two-phase-commit",
-        "the bank workload, then a long advance",
-        [],
-        [("start_bank", {}), SETTLE, SETTLE],
-    ),
-    (
-        "cache-stampede",
-        "jump to just before expiry, 5,000 reads a second, lifetime 60 s",
-        [*FAST, ("advance", {"ms": 700})],
-        [("skip_to_expiry", {})],
-    ),
-    (
-        "cache-stampede",
-        "five seconds of 5,000 reads a second",
-        FAST,
-        [("advance", {"ms": 60_000})],
-    ),
-    (
-        "rate-limit-race",
-        "every ordering, four clients of INCR (2,520 orderings)",
-        [("set_mode", {"mode": "incr"}), ("set_clients", {"count": 4})],
-        [("every_ordering", {})],
-    ),
-    ("graph-traversal", "show the 400 airports", [], [LARGE]),
-    ("graph-traversal", "grow the 400 airports 10×", [LARGE], [GROWN]),
-    ("graph-traversal", "show the 400 airports, grown", [GROWN], [LARGE]),
-    (
-        "graph-traversal",
-        "paths of up to 3 edges from ATL, grown",
-        [LARGE, GROWN],
-        [("run", {"pattern": DEEP})],
-    ),
-    (
-        "graph-traversal",
-        "a course question on the grown graph",
-        [LARGE, GROWN],
-        [("course_query", {"question": "within_three"})],
-    ),
-    (
-        "graph-traversal",
-        "fewest stops, asked, grown",
-        [LARGE, GROWN],
-        [
-            (
-                "ask",
-                {
-                    "start": "LAX",
-                    "end": "SEA",
-                    "depth": 8,
-                    "avoid": "",
-                    "shortest": True,
-                },
-            )
-        ],
-    ),
-    (
-        "graph-traversal",
-        "drop the index, grown",
-        [LARGE, GROWN, ("run", {"pattern": DEEP})],
-        [("set_index", {"on": False})],
-    ),
-    (
-        "graph-traversal",
-        "the SQL without its path check, grown",
-        [LARGE, GROWN, ("run", {"pattern": DEEP})],
-        [("drop_path_check", {})],
-    ),
-    (
-        "graph-traversal",
-        "close ATL, then reopen every airport, grown",
-        [LARGE, GROWN],
-        [("close_airport", {"code": "ATL"}), ("reopen_all", {})],
-    ),
-    (
-        "graph-traversal",
-        "rank every closure, grown",
-        [LARGE, GROWN],
-        [("rank_closures", {})],
-    ),
+    (manifest.slug, what, list(before), list(timed))
+    for manifest in REGISTRY.built
+    for what, before, timed in manifest.heavy_cases
 ]
 
 
@@ -474,8 +261,8 @@ def run_case(
     """One run from scratch: the longest hold of each phase of the timed steps, the
     most any of them declared (with its frame), and the longest frame they made.
     `hook(watch)` is called as the timed steps begin."""
-    forget_graphs()  # graphs are made once per process: start as a replay does
-    ring_tokens.cache_clear()
+    for lab in BUILT:  # graphs and rings are made once per process: start as a
+        lab.forget_caches()  # replay does
     gc.collect()  # the last run's labs, and what only they held, go
     watch = Watch()
     history = ProbedHistory(LABS[slug], 1)

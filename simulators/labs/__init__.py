@@ -18,7 +18,7 @@ import os
 import pkgutil
 from pathlib import Path
 
-from simulators.labs.manifest import ComingLab, LabManifest
+from simulators.labs.manifest import ComingLab, CostPlan, LabManifest
 
 Manifest = LabManifest | ComingLab
 
@@ -94,4 +94,12 @@ REGISTRY = Registry()
 LABS = REGISTRY.labs
 BUILT = REGISTRY.classes  # the built labs' classes in the course's order
 
-__all__ = ["BUILT", "LABS", "REGISTRY", "ComingLab", "LabManifest", "Registry"]
+__all__ = [
+    "BUILT",
+    "LABS",
+    "REGISTRY",
+    "ComingLab",
+    "CostPlan",
+    "LabManifest",
+    "Registry",
+]

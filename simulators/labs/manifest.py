@@ -7,8 +7,10 @@ Every lab folder in `simulators/labs/` has a `manifest.py` whose `MANIFEST` is o
   action the stage tests click, the actions the browser sweeps press, a short example
   script (the determinism checks replay it in other processes), a seeded stream of
   typical actions (the seek benchmark builds long histories from it), the replay-cost
-  cases the benchmark times, and the paths of its renderer module, narrative template
-  and stylesheet (by convention, from the slug);
+  cases the benchmark times, the states at which its actions are heaviest (the GIL
+  probe drives them), how its declared costs are measured (`CostPlan`), and the paths
+  of its renderer module, narrative template and stylesheet (by convention, from the
+  slug);
 - `ComingLab`, for a lab the course promises but that is not built yet: its place, its
   title and its promise, nothing else (the catalogue shows it as coming).
 
@@ -19,8 +21,10 @@ list of labs is kept. Building a coming lab is replacing its `ComingLab` by a
 """
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 
 Action = tuple[str, dict]
 # (what, the actions before, the actions timed): benchmarks/replay_costs.py
@@ -29,6 +33,26 @@ CostCase = tuple[str, tuple[Action, ...], tuple[Action, ...]]
 EMBED_WIDTH = 800  # a docs column
 EMBED_HEIGHT = 720  # the stage, "Just now" and the first quick action at 800 wide
 EMBED_SHORT_HEIGHT = 520  # with the controls hidden, or read-only (which has none)
+
+
+@dataclass(frozen=True)
+class CostPlan:
+    """How tests/simulators/test_measured_costs.py draws a lab's histories, as data.
+
+    The test makes hypothesis strategies of it: int, choice and bool parameters are
+    drawn from the lab's declaration itself; a text parameter from `samples`, by
+    "action.param" (that action's) or by "param" (every action's of that name): a
+    few values each, valid ones and invalid ones (too long, unknown, empty). The
+    `heaviest` histories (the declared maxima and their combinations) always run,
+    whole. A drawn history has at most `length` actions and stops before the action
+    that would take its declared work past `budget`; `examples` histories are drawn.
+    """
+
+    samples: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    heaviest: tuple[tuple[Action, ...], ...] = ()
+    examples: int = 6
+    length: int = 5
+    budget: int = 1_500_000
 
 
 @dataclass(frozen=True)
@@ -65,6 +89,15 @@ class LabManifest:
     random_action: Callable[[random.Random], Action]
     # what benchmarks/replay_costs.py times against the declared costs
     cost_cases: tuple[CostCase, ...] = ()
+    # the states at which the lab's actions are heaviest, each heavy action at its
+    # declared maxima (a lab with none: its dearest action), as (what, the actions
+    # before, the actions timed): benchmarks/gil_holds.py drives them
+    heavy_cases: tuple[CostCase, ...] = ()
+    # actions whose declared cost can reach the heavy lane's units but that no state a
+    # case can play makes heavy: action → why (benchmarks/gil_holds.py)
+    never_heavy: Mapping[str, str] = field(default_factory=dict)
+    # how tests/simulators/test_measured_costs.py measures its declared costs
+    cost_plan: CostPlan | None = None
     # True when the example sends messages over the simulated network
     network: bool = False
     embed_width: int = EMBED_WIDTH
@@ -94,3 +127,10 @@ class LabManifest:
     @property
     def tour(self) -> tuple:
         return self.lab.tour
+
+    @property
+    def folder(self) -> Path:
+        """The lab's folder (simulators/labs/<slug with underscores>/, in whichever
+        root it was found)."""
+        package = ".".join(self.lab.__module__.split(".")[:3])
+        return Path(sys.modules[package].__path__[0])

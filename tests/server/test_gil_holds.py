@@ -2,18 +2,23 @@
 
 The probe is how issue 29's rule is kept: no heavy action of any lab holds the GIL for
 more than about 50 ms at a time. It only says so for the actions it drives, so: every
-built lab is in it, every action that can be declared heavy has a case, each case's
-timed steps are heavy where they are said to be (worked out by the cost models alone,
-nothing run), and the watcher thread does see one long call into C.
+built lab is in it (its manifest's `heavy_cases`), every action that can be declared
+heavy (`HEAVY_ACTIONS`, worked out from the cost models along the manifest's cost plan
+and cost cases) has a case, each case's timed steps are heavy where they are said to
+be (worked out by the cost models alone, nothing run), and the watcher thread does see
+one long call into C.
 """
 
 import random
 import time
 
+import pytest
 from django.conf import settings
 
 from benchmarks import gil_holds
 from simulators.labs import BUILT, LABS
+
+SLUGS = [lab.slug for lab in BUILT]
 
 
 def declared(slug: str, before: list, timed: list) -> list[int]:
@@ -25,36 +30,53 @@ def declared(slug: str, before: list, timed: list) -> list[int]:
     return [costs.cost_of(name, args) + costs.frame() for name, args in timed]
 
 
-def test_every_built_lab_has_cases_and_every_heavy_action_one():
-    assert {lab.slug for lab in BUILT} == set(gil_holds.HEAVY_ACTIONS)
-    assert {slug for slug, *_ in gil_holds.CASES} == {lab.slug for lab in BUILT}
-    assert gil_holds.missing_cases() == []
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_built_lab_has_cases_and_every_heavy_action_one(slug):
+    assert slug in gil_holds.HEAVY_ACTIONS
+    assert any(case[0] == slug for case in gil_holds.CASES), (
+        f"{slug} has no heavy_cases in its manifest: the states at which its actions "
+        "are heaviest (its dearest one when none is heavy)"
+    )
+    assert [m for m in gil_holds.missing_cases() if m.startswith(f"{slug}: ")] == []
 
 
-def test_an_action_declared_heavy_is_listed_or_said_never_to_be():
+def test_the_probe_has_every_built_lab_and_no_other():
+    assert set(gil_holds.HEAVY_ACTIONS) == set(SLUGS)
+    assert {slug for slug, *_ in gil_holds.CASES} == set(SLUGS)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_an_action_declared_heavy_is_listed_or_said_never_to_be(slug):
     heavy = settings.PLAYGROUND_HEAVY_UNITS
-    for lab in BUILT:
-        for spec in lab.actions:
-            if spec.cost + lab.frame_cost < heavy:
-                continue  # may still be heavy in a state: HEAVY_ACTIONS says which
-            listed = spec.name in gil_holds.HEAVY_ACTIONS[lab.slug]
-            assert listed or (lab.slug, spec.name) in gil_holds.NEVER_HEAVY, (
-                f"{lab.slug}: {spec.name} declares {spec.cost:,}: no case drives it"
-            )
+    lab = LABS[slug]
+    declared_names = {spec.name for spec in lab.actions}
+    for spec in lab.actions:
+        if spec.cost + lab.frame_cost < heavy:
+            continue  # may still be heavy in a state: HEAVY_ACTIONS says which
+        listed = spec.name in gil_holds.HEAVY_ACTIONS[slug]
+        assert listed or (slug, spec.name) in gil_holds.NEVER_HEAVY, (
+            f"{slug}: {spec.name} declares {spec.cost:,}: no case drives it"
+        )
+    for (lab_slug, name), why in gil_holds.NEVER_HEAVY.items():
+        if lab_slug == slug:
+            assert name in declared_names and why, f"{slug}: never_heavy {name!r}"
+            assert name not in gil_holds.HEAVY_ACTIONS[slug]
 
 
-def test_each_heavy_action_has_a_case_where_it_is_heavy():
+@pytest.mark.parametrize("slug", SLUGS)
+def test_each_heavy_action_has_a_case_where_it_is_heavy(slug):
     heavy = settings.PLAYGROUND_HEAVY_UNITS
     shown = set()
-    for slug, _what, before, timed in gil_holds.CASES:
+    for case_slug, _what, before, timed in gil_holds.CASES:
+        if case_slug != slug:
+            continue
         for (name, _args), units in zip(
             timed, declared(slug, before, timed), strict=True
         ):
             if units >= heavy:
-                shown.add((slug, name))
-    for slug, names in gil_holds.HEAVY_ACTIONS.items():
-        for name in names:
-            assert (slug, name) in shown, f"{slug}: no case where {name} is heavy"
+                shown.add(name)
+    for name in gil_holds.HEAVY_ACTIONS[slug]:
+        assert name in shown, f"{slug}: no case where {name} is heavy"
 
 
 def test_the_watcher_sees_a_long_call_into_c():

@@ -2,8 +2,9 @@
 
 The registry (simulators/labs/__init__.py) is the only list of labs; everything else
 reads it. So a lab must not be able to enter it half made: its renderer module, its
-narrative, its tour, its title and promise in every language, its example script and
-the actions the sweeps press are checked here, for every lab the registry finds.
+narrative, its tour, its title and promise in every language, its example script, the
+actions the sweeps press, its cost plan and its heavy cases are checked here, for every
+lab the registry finds.
 """
 
 import inspect
@@ -98,6 +99,10 @@ def test_a_built_lab_has_every_part(slug):
         missing.append("a tour")
     if not (240 <= manifest.embed_width <= 4000 and manifest.embed_height >= 200):
         missing.append("an embed frame of at least 240 × 200")
+    if manifest.cost_plan is None:
+        missing.append("a cost_plan (tests/simulators/test_measured_costs.py)")
+    if not manifest.heavy_cases:
+        missing.append("heavy_cases (benchmarks/gil_holds.py)")
     assert not missing, f"{slug}: " + "; ".join(missing)
 
 
@@ -111,8 +116,22 @@ def test_the_actions_a_manifest_names_are_the_labs(slug):
     assert len(manifest.example) >= 3
     for name, args in manifest.example:
         assert name in declared and isinstance(args, dict)
-    for _what, before, timed in manifest.cost_cases:
+    for _what, before, timed in (*manifest.cost_cases, *manifest.heavy_cases):
         assert {name for name, _ in [*before, *timed]} <= set(declared)
+    assert set(manifest.never_heavy) <= set(declared)
+    plan = manifest.cost_plan
+    if plan is not None:
+        for steps in plan.heaviest:
+            assert steps and {name for name, _ in steps} <= set(declared)
+        texts = {
+            key
+            for spec in declared.values()
+            for param in spec.params
+            if param.kind == "text"
+            for key in (param.name, f"{spec.name}.{param.name}")
+        }
+        assert set(plan.samples) <= texts, "samples name the lab's text parameters"
+        assert all(plan.samples.values()), "a text parameter's samples"
 
 
 @pytest.mark.parametrize("slug", BUILT)

@@ -4,7 +4,7 @@ import random
 
 from simulators.engine.i18n import gettext_noop as _
 from simulators.labs.cache_stampede.lab import CacheStampedeLab
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 
 # a short script: replayed in other processes to the same digest
 EXAMPLE = (
@@ -82,6 +82,70 @@ COST_CASES = (
     ("watch another strategy", [], [("set_strategy", {"strategy": "lock"})]),
 )
 
+SETTLE = ("advance", {"ms": 60_000})
+FAST = (("set_rate", {"rate": 5_000}), ("set_ttl", {"ttl_ms": 60_000}))
+
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    (
+        "jump to just before expiry, 5,000 reads a second, lifetime 60 s",
+        [*FAST, ("advance", {"ms": 700})],
+        [("skip_to_expiry", {})],
+    ),
+    (
+        "five seconds of 5,000 reads a second",
+        list(FAST),
+        [("advance", {"ms": 60_000})],
+    ),
+    (
+        # any action's frame is heavy here (10,000 queries waiting, as declared)
+        "make SFO hot, 5,000 reads a second, 2 s queries, one connection, lifetime 0",
+        [
+            ("set_rate", {"rate": 5_000}),
+            ("set_query_time", {"query_ms": 2_000}),
+            ("set_db_limit", {"limit": 1}),
+            ("set_ttl", {"ttl_ms": 0}),
+            SETTLE,
+        ],
+        [("make_hot", {"airport": "SFO", "share": 0})],
+    ),
+)
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={"beta": ("1", "0.25", "10", "0.0001", "x")},
+    heaviest=(
+        (
+            ("set_rate", {"rate": 5_000}),
+            ("set_query_time", {"query_ms": 2_000}),
+            ("set_db_limit", {"limit": 64}),
+            ("set_ttl", {"ttl_ms": 60_000}),
+            SETTLE,
+            ("skip_to_expiry", {}),
+            SETTLE,
+        ),
+        (
+            ("set_rate", {"rate": 5_000}),
+            ("set_query_time", {"query_ms": 2_000}),
+            ("set_db_limit", {"limit": 1}),
+            ("set_ttl", {"ttl_ms": 0}),
+            SETTLE,
+            ("make_hot", {"airport": "SFO", "share": 0}),
+            SETTLE,
+        ),
+        (
+            ("set_memory", {"mb": 1_024}),
+            ("fill_memory", {"mb": 1_024}),
+            ("set_memory", {"mb": 1}),
+            ("set_rate", {"rate": 5_000}),
+            SETTLE,
+        ),
+    ),
+    examples=10,
+    length=6,
+    budget=2_000_000,
+)
+
 MANIFEST = LabManifest(
     lab=CacheStampedeLab,
     chapter=3,
@@ -96,4 +160,6 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
 )

@@ -4,7 +4,7 @@ import random
 
 from simulators.engine.i18n import gettext_noop as _
 from simulators.labs.graph_traversal.lab import GraphTraversalLab
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 
 # a short script: replayed in other processes to the same digest
 EXAMPLE = (
@@ -99,6 +99,152 @@ COST_CASES = (
     ),
 )
 
+LARGE = ("set_graph", {"graph": "large"})
+GROWN = ("set_grown", {"on": True})
+DEEP = "MATCH p = (a {code: 'ATL'})-[:ROUTE*1..3]->(x)"
+
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    ("show the 400 airports", [], [LARGE]),
+    ("grow the 400 airports 10×", [LARGE], [GROWN]),
+    ("show the 400 airports, grown", [GROWN], [LARGE]),
+    (
+        "paths of up to 3 edges from ATL, grown",
+        [LARGE, GROWN],
+        [("run", {"pattern": DEEP})],
+    ),
+    (
+        "a course question on the grown graph",
+        [LARGE, GROWN],
+        [("course_query", {"question": "within_three"})],
+    ),
+    (
+        "fewest stops, asked, grown",
+        [LARGE, GROWN],
+        [
+            (
+                "ask",
+                {
+                    "start": "LAX",
+                    "end": "SEA",
+                    "depth": 8,
+                    "avoid": "",
+                    "shortest": True,
+                },
+            )
+        ],
+    ),
+    (
+        "drop the index, grown",
+        [LARGE, GROWN, ("run", {"pattern": DEEP})],
+        [("set_index", {"on": False})],
+    ),
+    (
+        "the SQL without its path check, grown",
+        [LARGE, GROWN, ("run", {"pattern": DEEP})],
+        [("drop_path_check", {})],
+    ),
+    (
+        "close ATL, then reopen every airport, grown",
+        [LARGE, GROWN],
+        [("close_airport", {"code": "ATL"}), ("reopen_all", {})],
+    ),
+    (
+        "rank every closure, grown",
+        [LARGE, GROWN],
+        [("rank_closures", {})],
+    ),
+)
+
+CODES = ("LAX", "ATL", "JFK", "ORD", "SEA", "DEN", "A0001")
+
+
+def pattern_samples(count: int = 400, seed: int = 30) -> tuple[str, ...]:
+    """`count` different patterns for `run`, drawn with a seeded rng from the shapes
+    the lab's parser takes (a path or not, shortestPath, a start, an end or none,
+    hop ranges from one edge to any, a node to avoid, a time limit, DISTINCT) and
+    some it refuses (an unknown airport, a range it does not take)."""
+    rng = random.Random(seed)
+    found: dict[str, None] = {}
+    for _attempt in range(count * 20):
+        if len(found) == count:
+            break
+        path, shortest, distinct = (rng.random() < 0.5 for _flip in range(3))
+        start = rng.choice(CODES)
+        end = rng.choice(("", "JFK", "SEA", "BOS"))
+        hops = rng.choice(("", "*", "*1..", "*1..2", "*1..3", "*2..5", "*1..8", "*8"))
+        avoid = rng.choice(("", "", "ORD", "DEN"))
+        minutes = rng.choice((0, 0, 200, 10_000))
+        if shortest:
+            shape = (
+                f"shortestPath((a {{code: '{start}'}})-[:ROUTE*]->"
+                f"(b {{code: '{end}'}}))"
+            )
+        else:
+            to = f"(b {{code: '{end}'}})" if end else "(x)"
+            shape = f"(a {{code: '{start}'}})-[r:ROUTE{hops}]->{to}"
+        pattern = f"MATCH {'p = ' if path or avoid else ''}{shape}"
+        if avoid:
+            pattern += f" WHERE NONE(n IN nodes(p) WHERE n.code = '{avoid}')"
+        elif minutes:
+            pattern += f" WHERE r.minutes < {minutes}"
+        if distinct and not end:
+            pattern += " RETURN DISTINCT x"
+        found[pattern] = None
+    return tuple(found)
+
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={
+        "pattern": pattern_samples(),
+        "start": CODES,
+        "end": ("", "JFK", "SEA", "auth"),
+        "avoid": ("", "ORD", "DEN"),
+        "code": CODES,
+    },
+    heaviest=(
+        (
+            LARGE,
+            GROWN,
+            ("run", {"pattern": "MATCH p = (a {code: 'ATL'})-[:ROUTE*1..8]->(x)"}),
+            ("set_index", {"on": False}),
+            ("drop_path_check", {}),
+            ("close_airport", {"code": "ATL"}),
+            ("rank_closures", {}),
+        ),
+        (
+            LARGE,
+            GROWN,
+            (
+                "run",
+                {"pattern": "MATCH (a {code: 'ATL'})-[:ROUTE*]->(x) RETURN DISTINCT x"},
+            ),
+            (
+                "run",
+                {
+                    "pattern": "MATCH p = shortestPath((a {code: 'LAX'})"
+                    "-[:ROUTE*]->(b {code: 'BOS'}))"
+                },
+            ),
+            (
+                "ask",
+                {
+                    "start": "ATL",
+                    "end": "",
+                    "depth": 8,
+                    "avoid": "ORD",
+                    "shortest": False,
+                },
+            ),
+        ),
+    ),
+    examples=8,
+    length=5,
+    budget=2_500_000,
+)
+
+
 MANIFEST = LabManifest(
     lab=GraphTraversalLab,
     chapter=5,
@@ -113,4 +259,6 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
 )

@@ -4,7 +4,7 @@ import random
 
 from simulators.engine.i18n import gettext_noop as _
 from simulators.labs.hash_placement.lab import HashPlacementLab
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 
 MILLION = ("load_keys", {"kind": "registration", "count": 1_000_000})
 
@@ -54,6 +54,67 @@ COST_CASES = (
     ("look a key up", [], [("lookup", {"key": "N12345"})]),
 )
 
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    ("load a million keys", [], [MILLION]),
+    (
+        "load a million booking ids",
+        [],
+        [("load_keys", {"kind": "booking", "count": 1_000_000})],
+    ),
+    ("add a shard, 1M keys", [MILLION], [("add_shard", {})]),
+    ("remove a shard, 1M keys", [MILLION], [("remove_shard", {"shard": "D"})]),
+    ("12 shards, 1M keys", [MILLION], [("set_shards", {"count": 12})]),
+    ("256 virtual nodes, 1M keys", [MILLION], [("set_vnodes", {"vnodes": 256})]),
+    (
+        "16,384 CRC16 slots, 1M keys",
+        [MILLION],
+        [("set_partitions", {"partitions": 16_384})],
+    ),
+    ("256 partitions, 1M keys", [MILLION], [("set_partitions", {"partitions": 256})]),
+    (
+        "add a shard, 1M keys in 16,384 slots",
+        [MILLION, ("set_partitions", {"partitions": 16_384})],
+        [("add_shard", {})],
+    ),
+)
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={
+        "remove_shard.shard": ("A", "B", "C", "D", "E", "L", "Z", ""),
+        "key": (
+            "N12345",
+            "x" * 64,
+            "B1",
+            "Zürich{N12345}",
+            "{N12345}",
+            "{",
+            "a{}b",
+            " ",
+            "\x00",
+            "é" * 64,
+            "\U0001f600" * 64,
+            "x" * 65,
+            "",
+        ),
+    },
+    heaviest=(
+        (
+            ("set_partitions", {"partitions": 16_384}),
+            MILLION,
+            ("set_vnodes", {"vnodes": 256}),
+            ("set_shards", {"count": 12}),
+            ("remove_shard", {"shard": "A"}),
+            ("set_partitions", {"partitions": 1_024}),
+            ("set_partitions", {"partitions": 16_384}),
+        ),
+    ),
+    examples=6,
+    length=4,
+    budget=1_000_000,
+)
+
 MANIFEST = LabManifest(
     lab=HashPlacementLab,
     chapter=1,
@@ -68,4 +129,6 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
 )

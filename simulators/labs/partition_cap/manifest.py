@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.partition_cap.lab import PartitionCapLab
 
 SETTLE = ("advance", {"ms": 60_000})
@@ -68,6 +68,55 @@ COST_CASES = (
     ),
 )
 
+# the states at which its actions are heaviest (none is heavy: its dearest, for
+# comparison): benchmarks/gil_holds.py
+HEAVY_CASES = (
+    (
+        "heal after a split with bookings, and deliver",
+        [
+            ("split", {"group": "A"}),
+            *[
+                (
+                    "book",
+                    {"server": s, "passenger": f"P000000{i + 1}", "mode": "anyway"},
+                )
+                for i, s in enumerate("ABCAB")
+            ],
+            SETTLE,
+        ],
+        [("heal_all", {}), SETTLE],
+    ),
+)
+
+SERVERS = ("A", "B", "C", "D", "E", "Z")
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={
+        "server": SERVERS,
+        "node": SERVERS,
+        "passenger": ("P0000001", "P0000006", "P9"),
+        "group": ("A", "C", "A,B", "AB", "D,E", "Q"),
+        "link": ("A-C", "A-B", "B-C", "D-E", "A-Z"),
+    },
+    heaviest=(
+        (
+            ("reset", {"servers": 5}),
+            ("split", {"group": "A,B"}),
+            *[
+                ("book", {"server": s, "passenger": p, "mode": "anyway"})
+                for s, p in zip("ABCDE", ["P0000001", "P0000002"] * 3, strict=False)
+            ],
+            ("set_conflict_rule", {"rule": "siblings"}),
+            SETTLE,
+            ("heal_all", {}),
+            SETTLE,
+        ),
+    ),
+    examples=10,
+    length=6,
+)
+
 MANIFEST = LabManifest(
     lab=PartitionCapLab,
     chapter=2,
@@ -82,5 +131,7 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
     network=True,
 )

@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.quorum.lab import QuorumLab
 
 LADDER = "0,-1,-5,-20,-100,-1000"  # lost writes against skew
@@ -72,6 +72,81 @@ COST_CASES = (
     ),
 )
 
+# eight rungs, the most a ladder has
+LADDER_LONGEST = "0,-1,-5,-20,-100,-1000,-3000,-5000"
+
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    ("count 5,000 trials", [], [("run_trials", {"count": 5_000})]),
+    (
+        "count 5,000 trials, 5 copies on 5 nodes, sloppy",
+        [
+            ("set_copies", {"copies": 5}),
+            ("set_nodes", {"nodes": 5}),
+            ("set_sloppy", {"on": True}),
+        ],
+        [("run_trials", {"count": 5_000})],
+    ),
+    (
+        "lost writes against skew: 8 skews × 1,000 trials",
+        [],
+        [("skew_ladder", {"node": "A", "ladder": LADDER_LONGEST, "count": 1_000})],
+    ),
+)
+
+NODES = ("A", "B", "C", "D", "E", "auto", "F")
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={
+        "coordinator": NODES,
+        "link": ("A-B", "A-C", "B-C", "C-D", "D-E", "A-E", "B-A", "X-Y"),
+        "node": NODES,
+        "group": ("A", "B", "C", "A,B", "C,D", "A,B,C", "E", "A,B,C,D,E"),
+        "ladder": (
+            "0,-1,-5,-20,-100,-1000",
+            "0,-1,-2,-3,-5,-100,-1000,-5000",
+            "0",
+            "5000, -5000",
+            "x",
+        ),
+    },
+    heaviest=(
+        (
+            ("set_copies", {"copies": 5}),
+            ("set_nodes", {"nodes": 5}),
+            ("set_sloppy", {"on": True}),
+            ("run_trials", {"count": 5_000}),
+            ("replay_trial", {"index": 4_999}),
+            SETTLE,
+        ),
+        (
+            ("set_copies", {"copies": 5}),
+            (
+                "skew_ladder",
+                {
+                    "node": "A",
+                    "ladder": "0,-1,-2,-3,-5,-100,-1000,-5000",
+                    "count": 1000,
+                },
+            ),
+        ),
+        (
+            ("set_copies", {"copies": 5}),
+            ("stop_node", {"node": "E"}),
+            *[("write", {"w": "ONE", "coordinator": "A"}), SETTLE] * 3,
+            ("split", {"group": "A,B"}),
+            ("restart_node", {"node": "E"}),
+            ("heal_all", {}),
+            ("read", {"r": "ALL", "coordinator": "C"}),
+            SETTLE,
+        ),
+    ),
+    examples=10,
+    length=6,
+    budget=1_000_000,
+)
+
 MANIFEST = LabManifest(
     lab=QuorumLab,
     chapter=2,
@@ -86,6 +161,8 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
     network=True,
     embed_height=680,  # holds the stage and the first action
 )

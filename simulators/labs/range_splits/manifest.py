@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.range_splits.lab import RangeSplitsLab
 
 IDS = ("write", {"kind": "uniform", "count": 60_000, "rate": 5_000})
@@ -88,6 +88,54 @@ COST_CASES = (
     ),
 )
 
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    ("write 60,000 ids", [], [IDS]),
+    (
+        "write 60,000 ids at one a second",
+        [],
+        [("write", {"kind": "uniform", "count": 60_000, "rate": 1})],
+    ),
+    ("write 60,000 timestamps", [], [STAMPS]),
+    ("write 60,000 registrations after 60,000 ids", [IDS], [REGS]),
+    ("add a shard, 120,000 keys", [IDS, REGS], [("add_shard", {})]),
+    (
+        "split above 100 keys, 120,000 keys",
+        [IDS, REGS],
+        [("set_thresholds", {"max_keys": 100, "max_writes": 100})],
+    ),
+    (
+        "range query over everything, 120,000 keys",
+        [IDS, REGS],
+        [("range_query", {"low": "0", "high": "z"})],
+    ),
+)
+
+SHARD_NAMES = ("A", "B", "C", "D", "E", "L", "Z", "")
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={
+        "shard": SHARD_NAMES,
+        "low": ("", "A", "N1", "N12300", "T", "\uffff"),
+        "high": ("", "N12399", "N3", "Z", "\uffff" * 32),
+    },
+    heaviest=(
+        (
+            *[
+                ("write", {"kind": kind, "count": 60_000, "rate": 20_000})
+                for kind in ("uniform", "timestamps", "skewed")
+            ],
+            ("set_thresholds", {"max_keys": 100, "max_writes": 100}),
+            ("add_shard", {}),
+            ("range_query", {"low": "", "high": "\uffff" * 32}),
+            ("split_now", {"policy": "size", "slice": 0}),
+        ),
+    ),
+    examples=10,
+    length=6,
+)
+
 MANIFEST = LabManifest(
     lab=RangeSplitsLab,
     chapter=1,
@@ -102,4 +150,6 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
 )

@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.rate_limit_race.lab import RateLimitRaceLab
 
 # a short script: replayed in other processes to the same digest
@@ -82,6 +82,50 @@ COST_CASES = (
     ("200 more requests", [("run_all", {})], [("new_request", {"count": 200})]),
 )
 
+# the states at which its actions are heaviest (none is heavy: its dearest, for
+# comparison): benchmarks/gil_holds.py
+HEAVY_CASES = (
+    (
+        "every ordering, four clients of INCR (2,520 orderings)",
+        [("set_mode", {"mode": "incr"}), ("set_clients", {"count": 4})],
+        [("every_ordering", {})],
+    ),
+)
+
+# declared heavier than any state a case plays makes it (benchmarks/gil_holds.py)
+NEVER_HEAVY = {
+    "every_ordering": (
+        "declares 70,300 at most, but the most orderings a case that plays has is "
+        "2,520 (four clients of INCR: 18,440 units)"
+    ),
+}
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={
+        "order": (
+            "A1 B1 A2 B2 A3 B3",
+            "D1 C1 B1 A1 D2 C2 B2 A2 D3 C3 B3 A3",
+            "A1 A2 A3",
+            "Z9",
+        ),
+        "client": ("A", "B", "D", "Z"),
+    },
+    heaviest=(
+        (
+            ("set_clients", {"count": 4}),
+            ("every_ordering", {}),
+            ("set_mode", {"mode": "incr"}),
+            ("every_ordering", {}),
+            ("new_request", {"count": 200}),
+            ("run_all", {}),
+            ("pass_time", {"seconds": 3_600}),
+        ),
+    ),
+    examples=15,
+    length=6,
+)
+
 MANIFEST = LabManifest(
     lab=RateLimitRaceLab,
     chapter=3,
@@ -93,4 +137,7 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    never_heavy=NEVER_HEAVY,
+    cost_plan=COST_PLAN,
 )

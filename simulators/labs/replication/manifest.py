@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.replication.lab import ReplicationLab
 
 SETTLE = ("advance", {"ms": 60_000})
@@ -85,6 +85,53 @@ COST_CASES = (
     ),
 )
 
+BURSTS = (("burst", {"count": 2_000}),) * 100  # a log of 200,000 records
+
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    (
+        "a burst of 2,000 writes, 3 replicas",
+        [("set_replicas", {"replicas": 3})],
+        [("burst", {"count": 2000}), ("burst", {"count": 2000})],
+    ),
+    (
+        "kill the primary and promote, 200,000 records",
+        [*BURSTS, ("set_replica", R_FAR), SETTLE],
+        [("kill_primary", {}), ("promote", {"server": "C"}), SETTLE],
+    ),
+    (
+        "bring the old primary back, 200,000 records",
+        [
+            *BURSTS,
+            ("set_replica", R_FAR),
+            SETTLE,
+            ("kill_primary", {}),
+            ("promote", {"server": "C"}),
+        ],
+        [("restart", {"server": "A"}), SETTLE],
+    ),
+)
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={"server": ("A", "B", "C", "D", "Z")},
+    heaviest=(
+        (
+            ("set_replicas", {"replicas": 3}),
+            ("set_replica", {"server": "D", "mode": "async", "place": "ocean"}),
+            *[("burst", {"count": 2_000})] * 5,
+            ("take_down", {"server": "C", "ms": 30_000}),
+            ("kill_primary", {}),
+            ("promote", {"server": "D"}),
+            SETTLE,
+            ("restart", {"server": "A"}),
+            SETTLE,
+        ),
+    ),
+    examples=10,
+    length=6,
+)
+
 MANIFEST = LabManifest(
     lab=ReplicationLab,
     chapter=2,
@@ -99,5 +146,7 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
     network=True,
 )

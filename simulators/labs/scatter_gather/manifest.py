@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.scatter_gather.lab import ScatterGatherLab
 
 # a short script: replayed in other processes to the same digest
@@ -59,6 +59,32 @@ COST_CASES = (
     ),
 )
 
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    (
+        "measure 20,000 queries, 64 shards, one slowed",
+        [("set_shards", {"count": 64}), ("slow_shard", {"shard": 3, "factor": 50})],
+        [("measure", {"count": 20_000})],
+    ),
+)
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={"value": ("JFK", "LAX", "N10003", "XXX", "ORD")},
+    heaviest=(
+        (
+            ("set_shards", {"count": 64}),
+            ("slow_shard", {"shard": 63, "factor": 50}),
+            ("measure", {"count": 20_000}),
+            ("query_scatter", {}),
+            ("board", {"airport": "LAX", "placement": "flight_id"}),
+            ("index_query", {"kind": "local", "column": "origin", "value": "LAX"}),
+        ),
+    ),
+    examples=10,
+    length=6,
+)
+
 MANIFEST = LabManifest(
     lab=ScatterGatherLab,
     chapter=1,
@@ -73,4 +99,6 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
 )

@@ -3,7 +3,7 @@
 import random
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.two_phase_commit.lab import TwoPhaseCommitLab
 
 SETTLE = ("advance", {"ms": 60_000})
@@ -78,6 +78,39 @@ COST_CASES = (
     ),
 )
 
+# the states at which its actions are heaviest: benchmarks/gil_holds.py
+HEAVY_CASES = (
+    (
+        "the bank workload, then a long advance",
+        [],
+        [("start_bank", {}), SETTLE, SETTLE],
+    ),
+)
+
+# how tests/simulators/test_measured_costs.py measures its declared costs
+COST_PLAN = CostPlan(
+    samples={"node": ("coordinator", "flights", "bookings", "client", "x")},
+    heaviest=(
+        (
+            ("start_bank", {}),
+            SETTLE,
+            SETTLE,
+            ("set_mode", {"mode": "independent"}),
+            ("start_bank", {}),
+            SETTLE,
+        ),
+        (
+            ("crash_between_phases", {"point": "after_decision"}),
+            ("book", {"seat": "12A"}),
+            SETTLE,
+            ("recover_server", {"node": "coordinator"}),
+            SETTLE,
+        ),
+    ),
+    examples=10,
+    length=6,
+)
+
 MANIFEST = LabManifest(
     lab=TwoPhaseCommitLab,
     chapter=2,
@@ -92,5 +125,7 @@ MANIFEST = LabManifest(
     example=EXAMPLE,
     random_action=random_action,
     cost_cases=COST_CASES,
+    heavy_cases=HEAVY_CASES,
+    cost_plan=COST_PLAN,
     network=True,
 )
