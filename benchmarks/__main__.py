@@ -1,25 +1,28 @@
 """`python -m benchmarks`: every benchmark as one table.
 
-Sections: hash-placement lookups, placing and rebalancing (against bare hashing, a
-plain bisect, numpy and uhashring, paired); range-splits' boundary table at a million
-writes, scatter-gather's 10,000 simulated queries at N = 64 and cache-stampede's
-simulated minute under each refill strategy (each against the plainest loop,
-paired); graph-traversal's expansion and shortest paths on 100,000-edge networks
-against networkx (paired), and its recursive SQL in SQLite; the network engine
-against SimPy (paired);
-the quorum counter; replication's 100,000 writes and a failover against the bare
-event engine; two-phase-commit's 10,000 bank transfers against the bare
-engine (paired); the history checker on a 100-operation quorum history; seek and
-cold load at 1,000, 10,000 and 50,000 actions for every lab; the browser's p95 frame
-time at 1x and 4x CPU slow-down (hash-placement's dots,
-200 messages, range-splits' slices, cache-stampede's herd, graph-traversal's large
-networks settling); the bytes an embed
-transfers before it is drawn; each lab's first drawing at 150 ms round trip,
-modulepreload on and off; the classroom fan-out (one host, hundreds of students on
-websockets, paired with a floor);
-declared replay costs against measured ones; the longest single GIL hold of every lab's
-heavy actions; the server's memory under a message flood and a bystander's wait under
-a link bomb and under every lab's heaviest work.
+Each built lab's own rows first, in the course's order: a lab's benchmarks are the
+module named after it, `benchmarks/<slug with underscores>.py`, found by convention
+from the registry (`lab_modules`), whose `rows(repeat, keys)` gives its rows and whose
+`browser_rows(repeat)`, if it has one, what is measured of it in Chromium. Today:
+hash-placement's lookups, placing and rebalancing (against bare hashing, a plain
+bisect, numpy and uhashring, paired); range-splits' boundary table at a million writes,
+scatter-gather's 10,000 simulated queries at N = 64 and cache-stampede's simulated
+minute under each refill strategy (each against the plainest loop, paired);
+replication's 100,000 writes and a failover against the bare event engine; the quorum
+counter; two-phase-commit's 10,000 bank transfers against the bare engine (paired);
+graph-traversal's expansion and shortest paths on 100,000-edge networks against
+networkx (paired), and its recursive SQL in SQLite. A lab without a module of its own
+is in the rows every lab has. Then: the network engine against SimPy (paired); the
+history checker on a 100-operation quorum history and on a bank run; seek and cold
+load at 1,000, 10,000 and 50,000 actions for every lab; declared replay costs against
+measured ones; the longest single GIL hold of every lab's heavy actions; the browser's
+p95 frame time at 1x and 4x CPU slow-down (hash-placement's dots, range-splits'
+slices, the quorum lab's 200 messages, cache-stampede's herd, graph-traversal's large
+networks settling); the bytes an embed transfers before it is drawn; each lab's first
+drawing at 150 ms round trip, modulepreload on and off; the classroom fan-out (one
+host, hundreds of students on websockets, paired with a floor); the server's memory
+under a message flood and a bystander's wait under a link bomb and under every lab's
+heaviest work.
 
 Options: `--keys N` (default 1,000,000), `--repeat R` (default 5, the median is shown),
 `--markdown` (print the table as Markdown, as docs/benchmarks.md holds it),
@@ -34,24 +37,39 @@ benchmarks.gil_holds`, about ten minutes).
 """
 
 import argparse
+import importlib
+import importlib.util
 import os
 import platform
 import sys
+from types import ModuleType
 
-from benchmarks.cache_stampede import stampede_rows
 from benchmarks.gil_holds import gil_rows
-from benchmarks.graph_traversal import traversal_rows
-from benchmarks.hash_placement import lookup_rows, placing_rows, rebalance_rows
 from benchmarks.history_checker import bank_rows, checker_rows
-from benchmarks.network_engine import engine_rows, quorum_rows
-from benchmarks.range_splits import range_rows
+from benchmarks.network_engine import engine_rows
 from benchmarks.replay_costs import cost_rows
-from benchmarks.replication import replication_rows
-from benchmarks.scatter_gather import scatter_rows
 from benchmarks.seek import seek_rows
 from benchmarks.timing import render
-from benchmarks.two_phase_commit import two_phase_rows
-from simulators.airline import Airline
+from simulators.labs import REGISTRY
+
+
+def lab_modules() -> dict[str, ModuleType]:
+    """slug: the lab's own benchmark module (`benchmarks/<slug with underscores>.py`),
+    for every built lab that has one, in the course's order. Such a module gives
+    `rows(repeat, keys)` (`keys`: `--keys`, the size of the benchmarks that scale) and
+    may give `browser_rows(repeat)`."""
+    found = {}
+    for manifest in REGISTRY.built:
+        name = f"benchmarks.{manifest.slug.replace('-', '_')}"
+        if importlib.util.find_spec(name) is None:
+            continue  # the rows every lab has are its rows
+        module = importlib.import_module(name)
+        if not callable(getattr(module, "rows", None)):
+            raise TypeError(
+                f"{name} is {manifest.slug}'s: it gives no rows(repeat, keys)"
+            )
+        found[manifest.slug] = module
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,19 +99,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs; {args.keys:,} keys; median of {args.repeat} runs",
         flush=True,
     )
-    keys = Airline(1).keys("registration", args.keys)
+    labs = lab_modules()
     rows = [
-        *lookup_rows(keys, args.repeat),
-        *placing_rows(args.keys, args.repeat),
-        *rebalance_rows(args.keys, args.repeat),
-        *range_rows(args.keys, args.repeat),
-        *scatter_rows(10_000, args.repeat),
-        *stampede_rows(args.repeat),
-        *traversal_rows(args.repeat),
+        row for module in labs.values() for row in module.rows(args.repeat, args.keys)
+    ]
+    rows += [
         *engine_rows(args.repeat),
-        *replication_rows(args.repeat),
-        *quorum_rows(args.repeat),
-        *two_phase_rows(10_000, args.repeat),
         *checker_rows(args.repeat),
         *bank_rows(args.repeat),
         *seek_rows(),
@@ -102,19 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_gil:
         rows += gil_rows(min(args.repeat, 3))
     if not args.no_browser:
-        from benchmarks.browser_fps import browser_rows
-        from benchmarks.browser_graph_fps import graph_fps_rows
-        from benchmarks.browser_network_fps import network_rows
-        from benchmarks.browser_range_fps import range_fps_rows
-        from benchmarks.browser_stampede_fps import stampede_fps_rows
         from benchmarks.embed_transfer import table_rows
         from benchmarks.first_drawing import first_drawing_rows
 
-        rows += browser_rows(args.repeat)
-        rows += network_rows(args.repeat)
-        rows += range_fps_rows(args.repeat)
-        rows += stampede_fps_rows(args.repeat)
-        rows += graph_fps_rows(args.repeat)
+        for module in labs.values():
+            if hasattr(module, "browser_rows"):
+                rows += module.browser_rows(args.repeat)
         rows += table_rows(min(args.repeat, 3))
         rows += first_drawing_rows(args.repeat)
     if not args.no_fanout:

@@ -151,6 +151,19 @@ def stampede_rows(pairs: int = MIN_PAIRS) -> list[Row | str]:
     return rows
 
 
+def rows(repeat: int, keys: int) -> list[Row | str]:
+    """cache-stampede's rows of `make bench` (benchmarks/__main__.py finds them by the
+    lab's slug): a simulated minute under each refill strategy."""
+    return stampede_rows(repeat)
+
+
+def browser_rows(repeat: int) -> list:
+    """Its rows measured in Chromium: the herd (benchmarks/browser_stampede_fps.py)."""
+    from benchmarks.browser_stampede_fps import stampede_fps_rows
+
+    return stampede_fps_rows(repeat)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.cache_stampede")
     parser.add_argument("--pairs", type=int, default=MIN_PAIRS)

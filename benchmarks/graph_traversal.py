@@ -151,6 +151,20 @@ def traversal_rows(pairs: int = MIN_PAIRS) -> list[Row | str]:
     return rows
 
 
+def rows(repeat: int, keys: int) -> list[Row | str]:
+    """graph-traversal's rows of `make bench` (benchmarks/__main__.py finds them by the
+    lab's slug): expansion and shortest paths against networkx, the recursive SQL."""
+    return traversal_rows(repeat)
+
+
+def browser_rows(repeat: int) -> list:
+    """Its rows measured in Chromium: the large networks settling
+    (benchmarks/browser_graph_fps.py)."""
+    from benchmarks.browser_graph_fps import graph_fps_rows
+
+    return graph_fps_rows(repeat)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.graph_traversal")
     parser.add_argument("--pairs", type=int, default=MIN_PAIRS)

@@ -390,6 +390,24 @@ def _check_peers_agree(keys, ring: RingPlacement, arrays) -> None:
             raise AssertionError(f"the {name} peer disagrees with our ring")
 
 
+def rows(repeat: int, keys: int) -> list[Row | str]:
+    """hash-placement's rows of `make bench` (benchmarks/__main__.py finds them by the
+    lab's slug): lookups, placing and rebalancing, on `keys` keys."""
+    found = Airline(1).keys("registration", keys)
+    return [
+        *lookup_rows(found, repeat),
+        *placing_rows(keys, repeat),
+        *rebalance_rows(keys, repeat),
+    ]
+
+
+def browser_rows(repeat: int) -> list:
+    """Its rows measured in Chromium: the dots moving (benchmarks/browser_fps.py)."""
+    from benchmarks.browser_fps import browser_rows as dots
+
+    return dots(repeat)
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m benchmarks.hash_placement`: the lookup rows alone."""
     import argparse

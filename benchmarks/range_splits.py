@@ -105,6 +105,19 @@ def range_rows(count: int, pairs: int) -> list[Row | str]:
     )
 
 
+def rows(repeat: int, keys: int) -> list[Row | str]:
+    """range-splits' rows of `make bench` (benchmarks/__main__.py finds them by the
+    lab's slug): the boundary table at `keys` writes."""
+    return range_rows(keys, repeat)
+
+
+def browser_rows(repeat: int) -> list:
+    """Its rows measured in Chromium: the slices (benchmarks/browser_range_fps.py)."""
+    from benchmarks.browser_range_fps import range_fps_rows
+
+    return range_fps_rows(repeat)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.range_splits")
     parser.add_argument("--writes", type=int, default=1_000_000)

@@ -117,6 +117,12 @@ def replication_rows(pairs: int = MIN_PAIRS, writes: int = WRITES) -> list[Row |
     )
 
 
+def rows(repeat: int, keys: int) -> list[Row | str]:
+    """replication's rows of `make bench` (benchmarks/__main__.py finds them by the
+    lab's slug): 100,000 writes and a failover against the bare event engine."""
+    return replication_rows(repeat)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.replication")
     parser.add_argument("--writes", type=int, default=WRITES)

@@ -60,6 +60,12 @@ def scatter_rows(queries: int, pairs: int) -> list[Row | str]:
     )
 
 
+def rows(repeat: int, keys: int) -> list[Row | str]:
+    """scatter-gather's rows of `make bench` (benchmarks/__main__.py finds them by the
+    lab's slug): 10,000 simulated queries at N = 64."""
+    return scatter_rows(10_000, repeat)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.scatter_gather")
     parser.add_argument("--queries", type=int, default=10_000)
