@@ -1,12 +1,15 @@
 """docs/architecture.md's "Adding a lab", followed to the letter on a scratch lab.
 
 The test writes a tiny lab (a counter) in a root of its own, laid out as this
-repository: its folder in simulators/labs/, its renderer and folder in static/js/labs/,
-its stylesheet, its narrative and its translations, nothing else. Named in
-`PLAYGROUND_LAB_ROOTS`, the root is read as if it were this repository, and pytest, in a
-process of its own, runs the registry's guard, the page, embed and oEmbed checks, the
-determinism and tour sweeps on the scratch lab, and collects the browser sweeps with it:
-no list was edited for it.
+repository: its folder in simulators/labs/ (with its cost plan and heavy cases), its
+renderer and folder in static/js/labs/, its stylesheet, its narrative, its translations
+and its own benchmark module, nothing else; then pins its digests with the command the
+steps give, which writes them into its folder. Named in `PLAYGROUND_LAB_ROOTS`, the root
+is read as if it were this repository, and pytest, in a process of its own, runs the
+registry's guard, the page, embed and oEmbed checks, the determinism, tour,
+measured-cost and pinned-digest sweeps, the GIL probe's checks and the benchmark
+table's on the scratch lab, and collects the browser sweeps with it: no list was edited
+for it.
 """
 
 import os
@@ -95,7 +98,7 @@ TOUR = (
 MANIFEST = '''"""scratchpad: what the site, the sweeps and the benchmarks know of it."""
 
 from simulators.engine.i18n import gettext_noop as _
-from simulators.labs.manifest import LabManifest
+from simulators.labs.manifest import CostPlan, LabManifest
 from simulators.labs.scratchpad.lab import ScratchpadLab
 
 
@@ -114,7 +117,29 @@ MANIFEST = LabManifest(
     example=(("add", {"by": 2}), ("add", {"by": 1}), ("reset", {}), ("add", {"by": 3})),
     random_action=random_action,
     cost_cases=(("add one", [], [("add", {"by": 1})]),),
+    heavy_cases=(("add three, twice", [("reset", {})], [("add", {"by": 3})] * 2),),
+    cost_plan=CostPlan(
+        heaviest=((("add", {"by": 3}), ("add", {"by": 3}), ("reset", {})),),
+        examples=3,
+        length=3,
+    ),
 )
+'''
+
+BENCHMARK = '''"""scratchpad's own rows of `make bench`: a thousand additions."""
+
+from benchmarks.timing import medians
+from simulators.labs.scratchpad.lab import ScratchpadLab
+
+
+def rows(repeat, keys):
+    def adding():
+        lab = ScratchpadLab(1)
+        for _ in range(1_000):
+            lab.apply("add", {"by": 1})
+
+    timing = medians({"add": adding}, repeat)["add"]
+    return ["scratchpad: a thousand additions", f"{timing.cpu * 1e3:.1f} ms"]
 '''
 
 RENDERER = """/** The scratch counter's renderer: the number, large. */
@@ -181,6 +206,8 @@ def write_the_lab(root: Path) -> None:
         "static/css/labs/scratchpad.css": ".scratchpad { font-size: 4rem; }\n",
         # 4. its narrative
         "templates/labs/narratives/scratchpad.html": NARRATIVE,
+        # 6. its own benchmarks
+        "benchmarks/scratchpad.py": BENCHMARK,
     }
     # 5. its translations
     for folder, (title, promise) in WORDS.items():
@@ -192,11 +219,12 @@ def write_the_lab(root: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess:
+def python_in(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python *args` in this repository, with the scratch root's labs."""
     env = {**os.environ, "PLAYGROUND_LAB_ROOTS": str(root)}
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        [sys.executable, *args],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -205,11 +233,28 @@ def pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return python_in(root, "-m", "pytest", "-p", "no:cacheprovider", *args)
+
+
+def pin_the_digests(root: Path) -> None:
+    """The step after the lab's folder: its digests pinned, into that folder."""
+    result = python_in(root, "-m", "tests.simulators.test_pinned_digests", SLUG)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+
+
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("scratch-root")
     write_the_lab(root)
+    pin_the_digests(root)
     return root
+
+
+def test_the_scratch_labs_digests_are_pinned_in_its_own_folder(root):
+    pinned = root / "simulators/labs/scratchpad/pinned_digests.json"
+    assert pinned.is_file()
+    assert not (REPO / "simulators/labs/scratchpad").exists()
 
 
 def test_the_scratch_lab_passes_the_guard_and_the_sweeps_that_run_without_a_browser(
@@ -218,18 +263,56 @@ def test_the_scratch_lab_passes_the_guard_and_the_sweeps_that_run_without_a_brow
     result = pytest_in(
         root,
         "-q",
+        "-rA",  # a line for each test passed
         "tests/server/test_lab_manifests.py",
         "tests/simulators/test_determinism.py",
         "tests/simulators/test_tours.py",
+        "tests/simulators/test_measured_costs.py",
+        "tests/simulators/test_pinned_digests.py",
+        "tests/server/test_gil_holds.py",
+        "tests/server/test_benchmark_modules.py",
         "-k",
         SLUG,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     summary = result.stdout.strip().splitlines()[-1]
     # the guard (every part, words, actions, example, page, embed, oEmbed), the
-    # catalogue's places, the determinism replay, the tour's three checks
+    # catalogue's places, the determinism replay, the tour's three checks, its
+    # measured costs, its pinned digests, the GIL probe's three checks, its benchmark
+    # module and the rows every lab has
     passed = int(summary.split(" passed")[0].split()[-1])
-    assert passed >= 10, summary
+    assert passed >= 18, summary
+    for test in (
+        "test_measured_work_within_declared_scratchpad",
+        "test_the_digests_are_as_pinned[scratchpad]",
+        "test_each_heavy_action_has_a_case_where_it_is_heavy[scratchpad]",
+        "test_a_labs_own_module_gives_its_rows_with_the_one_signature[scratchpad]",
+    ):
+        assert any(
+            line.startswith("PASSED") and line.endswith(test)
+            for line in result.stdout.splitlines()
+        ), test
+
+
+def test_the_benchmark_table_finds_the_scratch_labs_own_rows(root):
+    """`python -m benchmarks` takes the lab's module by its slug: its rows, and the
+    rows every lab has (its replay costs and GIL cases from its manifest)."""
+    result = python_in(
+        root,
+        "-c",
+        "from benchmarks.__main__ import lab_modules; "
+        "from benchmarks import gil_holds, replay_costs; "
+        "print(list(lab_modules())); "
+        f"print(lab_modules()[{SLUG!r}].rows(1, 10)); "
+        f"print([c[1] for c in replay_costs.cases() if c[0] == {SLUG!r}]); "
+        f"print([c[1] for c in gil_holds.CASES if c[0] == {SLUG!r}])",
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    modules, rows, costs, holds = result.stdout.strip().splitlines()[-4:]
+    assert SLUG in modules and "hash-placement" in modules
+    assert "scratchpad: a thousand additions" in rows
+    assert costs == "['add one']"
+    assert holds == "['add three, twice']"
 
 
 def test_the_browser_sweeps_visit_the_scratch_lab(root):
