@@ -26,6 +26,34 @@ import { createHostPanel } from "./classroom/host.js";
 import { leftTheClass } from "./classroom/notice.js";
 import { createQuestionCard } from "./classroom/question.js";
 
+/** @import { ClassInfo, ClassMessage } from "./classroom/types.js" */
+/** @import { BarView } from "./classroom/bar.js" */
+/** @import { Notice } from "./classroom/notice.js" */
+/** @import { LabSocket } from "./socket.js" */
+/** @import { Hello, ServerError } from "./types.js" */
+
+/**
+ * The page's parts a class uses: the class bar, the question card, the host's panel, the
+ * "Start a class session" button and the display name form.
+ * @typedef {object} ClassParts
+ * @property {HTMLElement} bar
+ * @property {HTMLElement} question
+ * @property {HTMLElement} panel
+ * @property {HTMLButtonElement} start
+ * @property {HTMLFormElement} nameForm
+ */
+
+/**
+ * What the page tells the class, and asks of it.
+ * @typedef {object} Classroom
+ * @property {(message: Hello & {class?: ClassInfo | null}) => void} hello
+ * @property {(message: ClassMessage) => void} onMessage
+ * @property {(message: {watching?: number}) => void} presence
+ * @property {(refusal: {code: number, error: ServerError | null}) => boolean} refused
+ * @property {() => string | null} lock
+ * @property {(error: ServerError) => boolean} showError
+ */
+
 const CLASS_KEY = "playground:class-of-tab";
 // The class is over for this socket (closed for good): 4410 when its hours ended.
 const CLOSE_CLASS_ENDED = 4410;
@@ -35,18 +63,30 @@ const PARTING_CODES = new Set(["removed", "turned_away", "class_ended", "no_such
 /**
  * `socket`: the LabSocket; `parts`: {bar, question, panel, start, nameForm};
  * `onLock(reason | null)`; `showGeneralError(error)` for refusals that belong nowhere.
+ * @param {LabSocket} socket
+ * @param {ClassParts} parts
+ * @param {{slug: string, onLock: (reason: string | null) => void,
+ *   showGeneralError: (error: {message?: string, code?: string}) => void}} options
+ * @returns {Classroom}
  */
 export function createClassroom(socket, parts, { slug, onLock, showGeneralError }) {
+  /** @type {Map<string | null | undefined, "start" | "branch" | "claim">} */
   const refs = new Map(); // ref → what it was ("start", "branch", "claim")
   let classRoom = recall(CLASS_KEY);
+  /** @type {string | null} */
   let branchRoom = null; // the private branch this page is exploring, if any
   let kind = "private";
   let role = "owner";
+  /** @type {string | null} */
   let me = null;
+  /** @type {ClassInfo | null} */
   let info = null; // hello.class (code, control, question, watching, members)
   let watching = 0;
+  /** @type {string | null} */
   let lock = null;
+  /** @type {Notice | null} */
   let notice = null; // {kind, message}: the class is over for this page (classroom/notice.js)
+  /** @type {ServerError | null} */
   let parting = null; // an error without a ref, explained by the hello or close after it
   let branchError = ""; // why "Explore on my own" was refused, shown beside it
 
@@ -61,10 +101,15 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     else parts.start.disabled = false;
   });
 
+  /**
+   * @param {string} type
+   * @param {Record<string, unknown>} [fields]
+   */
   function send(type, fields = {}) {
     return socket.message(type, fields);
   }
 
+  /** @param {string | null} reason */
   function setLock(reason) {
     lock = reason;
     onLock(reason);
@@ -122,11 +167,14 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
   function hostUrl() {
     const secret = hostSecret(socket.room) ?? "";
     const url = new URL(`/labs/${slug}/`, location.origin);
-    url.searchParams.set("room", socket.room);
+    url.searchParams.set("room", /** @type {string} */ (socket.room)); // set by the hello
     return `${url.href}#host=${encodeURIComponent(secret)}`;
   }
 
-  /** What the class bar shows now (classroom/bar.js draws it). */
+  /**
+   * What the class bar shows now (classroom/bar.js draws it).
+   * @returns {BarView}
+   */
   function barView() {
     if (notice) return { mode: "notice", notice };
     if (inBranch()) return { mode: "branch" };
@@ -163,7 +211,10 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
       hostPanel.setClass(info ?? {}, { joinUrl: joinUrl(), hostUrl: hostUrl() });
     }
     if (kind === "class" && info?.question && !claiming() && !left()) {
-      questionCard.set(info.question, { as: isHost() ? "host" : "student", inRoom: socket.room });
+      questionCard.set(info.question, {
+        as: isHost() ? "host" : "student",
+        inRoom: /** @type {string} */ (socket.room), // set by the hello
+      });
     } else {
       questionCard.hide();
     }
@@ -177,10 +228,11 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
 
   // -- messages ------------------------------------------------------------------------------
 
+  /** @param {Hello & {class?: ClassInfo | null}} message */
   function hello(message) {
     // a class asked for that had ended (or is gone) gives a fresh lab: say so above it
     const fresh = parting && message.kind !== "class";
-    notice = fresh ? { kind: "fresh", message: parting.message } : null;
+    notice = fresh ? { kind: "fresh", message: /** @type {ServerError} */ (parting).message } : null;
     parting = null;
     branchError = "";
     kind = message.kind ?? "private";
@@ -204,6 +256,7 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
     render();
   }
 
+  /** @param {ClassMessage} message */
   function onMessage(message) {
     switch (message.type) {
       case "class_started":
@@ -253,7 +306,10 @@ export function createClassroom(socket, parts, { slug, onLock, showGeneralError 
         if (isHost()) hostPanel.setQuestion(message);
         if (isHost() && message.number !== info.question?.number) hostPanel.asked();
         info.question = message;
-        questionCard.set(message, { as: isHost() ? "host" : "student", inRoom: socket.room });
+        questionCard.set(message, {
+          as: isHost() ? "host" : "student",
+          inRoom: /** @type {string} */ (socket.room), // set by the hello
+        });
         return;
       case "answers":
         questionCard.answers(message);

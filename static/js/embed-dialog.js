@@ -19,6 +19,35 @@ import { button, copyText, el } from "./classroom/dom.js";
 import { fmt, num, t } from "./i18n.js";
 import { noLinkText } from "./share.js";
 
+/**
+ * An embed's options: the query parameters of /embed/<slug>/ (docs/embedding.md).
+ * @typedef {object} EmbedOptions
+ * @property {string} mode "interactive" or "readonly"
+ * @property {boolean} controls
+ * @property {boolean} narrative
+ * @property {string} theme "light" or "dark"
+ * @property {string} lang a language code, or "" for the reader's own
+ */
+
+/**
+ * The frame sizes a lab page proposes, in pixels.
+ * @typedef {{width: number, height: number, shortHeight: number}} EmbedSizes
+ */
+
+/**
+ * Ask the server for a link: `fork` null for the moment shown (share.js's `getLink`).
+ * @typedef {(fork: number | null) => Promise<{link: string, chars?: number}>} GetLink
+ */
+
+/**
+ * What `createEmbedDialog` takes.
+ * @typedef {object} EmbedDialogOptions
+ * @property {GetLink} getLink
+ * @property {string} slug the lab
+ * @property {string} [title] the iframe's accessible name (default: the page's h1)
+ * @property {EmbedSizes} [sizes] the frames it proposes (default: the page's)
+ */
+
 // Longer than this, some chat and docs tools cut a URL (playground/links.py).
 const SHORT_LINK_CHARS = 2000;
 // The frame oEmbed proposes (playground/embeds.py), as the lab's manifest declares it
@@ -27,9 +56,13 @@ const SHORT_LINK_CHARS = 2000;
 // data-embed-short-height (no controls, or read-only). These are used only on a page
 // that has no such attributes.
 const FALLBACK_SIZES = { width: 800, height: 720, shortHeight: 520 };
+/** @type {EmbedOptions} */
 const DEFAULTS = { mode: "interactive", controls: true, narrative: false, theme: "light", lang: "" };
 
-/** Escape text for an HTML attribute value in double quotes. */
+/**
+ * Escape text for an HTML attribute value in double quotes.
+ * @param {string | number} text
+ */
 export function escapeAttribute(text) {
   return String(text)
     .replaceAll("&", "&amp;")
@@ -38,12 +71,15 @@ export function escapeAttribute(text) {
     .replaceAll(">", "&gt;");
 }
 
-/** The embed's address: /embed/<slug>/ with the options that differ from the defaults. */
+/**
+ * The embed's address: /embed/<slug>/ with the options that differ from the defaults.
+ * @param {{origin: string, slug: string, link: string | null, options?: Partial<EmbedOptions>}} where
+ */
 export function embedUrl({ origin, slug, link, options = {} }) {
   const params = new URLSearchParams();
   const chosen = { ...DEFAULTS, ...options };
   if (chosen.mode !== DEFAULTS.mode) params.set("mode", chosen.mode);
-  for (const flag of ["controls", "narrative"]) {
+  for (const flag of /** @type {const} */ (["controls", "narrative"])) {
     if (Boolean(chosen[flag]) !== DEFAULTS[flag]) params.set(flag, chosen[flag] ? "1" : "0");
   }
   if (chosen.theme !== DEFAULTS.theme) params.set("theme", chosen.theme);
@@ -57,7 +93,7 @@ export function embedUrl({ origin, slug, link, options = {} }) {
 /**
  * The frame sizes a lab page proposes, read from its root's data-embed-* attributes.
  * @param {HTMLElement | null} [root]
- * @returns {{width: number, height: number, shortHeight: number}}
+ * @returns {EmbedSizes}
  */
 export function embedSizes(root = document.getElementById("lab")) {
   const data = root ? root.dataset : {};
@@ -83,7 +119,11 @@ export function defaultHeight(sizes, controls, mode = "interactive") {
   return controls && mode !== "readonly" ? sizes.height : sizes.shortHeight;
 }
 
-/** The <iframe> snippet for a docs page; every value is escaped. */
+/**
+ * The <iframe> snippet for a docs page; every value is escaped.
+ * @param {{origin: string, slug: string, link: string | null, options?: Partial<EmbedOptions>,
+ *   width: number, height: number, title: string}} snippet
+ */
 export function embedSnippet({ origin, slug, link, options = {}, width, height, title }) {
   const src = embedUrl({ origin, slug, link, options });
   return (
@@ -108,6 +148,7 @@ function ensureStyles() {
  * The dialog and its trigger. `getLink(fork)` resolves to `{link, chars}`; `title` names
  * the iframe for screen readers; `sizes` are the frames it proposes (by default the
  * page's, `embedSizes()`).
+ * @param {EmbedDialogOptions} options
  */
 export function createEmbedDialog({ getLink, slug, title = "", sizes: proposed = embedSizes() }) {
   ensureStyles();
@@ -127,8 +168,16 @@ export function createEmbedDialog({ getLink, slug, title = "", sizes: proposed =
 
   const state = { ...DEFAULTS, width: proposed.width, height: defaultHeight(proposed, true) };
   let heightTouched = false;
+  /** @type {string | null} */
   let link = null;
 
+  /**
+   * A group of radio buttons for the option `name`: `choices` are [value, label, lang?]
+   * (`lang`: the label's own language).
+   * @param {"mode" | "theme" | "lang"} name
+   * @param {string} legend
+   * @param {[string, string, string?][]} choices
+   */
   function radios(name, legend, choices) {
     const fieldset = el("fieldset", { className: "embed-choice" }, el("legend", { text: legend }));
     for (const [value, label, lang] of choices) {
@@ -149,6 +198,11 @@ export function createEmbedDialog({ getLink, slug, title = "", sizes: proposed =
     return fieldset;
   }
 
+  /**
+   * @param {"controls" | "narrative"} name
+   * @param {string} label
+   * @param {string} [help]
+   */
   function checkbox(name, label, help = "") {
     const input = el("input", { attrs: { type: "checkbox", checked: state[name] } });
     input.dataset.option = name;
@@ -205,7 +259,7 @@ export function createEmbedDialog({ getLink, slug, title = "", sizes: proposed =
   // the languages the site speaks, as its switch names them (each in itself)
   const spoken = [...document.querySelectorAll(".language-switch a[data-lang]")].map((a) => {
     const code = /** @type {HTMLElement} */ (a).dataset.lang ?? "";
-    return [code, a.textContent?.trim() ?? "", code];
+    return /** @type {[string, string, string]} */ ([code, a.textContent?.trim() ?? "", code]);
   });
   const languages = radios("lang", t("Language"), [["", t("The reader's own")], ...spoken]);
   const shows = el(
@@ -316,7 +370,11 @@ export function createEmbedDialog({ getLink, slug, title = "", sizes: proposed =
   return { trigger, dialog, open, state };
 }
 
-/** Put the "Embed" button beside share.js's "Copy link" (`share.addPanel`). */
+/**
+ * Put the "Embed" button beside share.js's "Copy link" (`share.addPanel`).
+ * @param {{addPanel: (trigger: HTMLElement, panel?: HTMLElement | null) => void}} share
+ * @param {EmbedDialogOptions} options
+ */
 export function mountEmbedDialog(share, options) {
   const parts = createEmbedDialog(options);
   share.addPanel(parts.trigger, parts.dialog);

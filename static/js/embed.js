@@ -24,7 +24,7 @@ import { LabSocket } from "./socket.js";
 import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
 
-/** @import { Hello, Renderer, RendererModule } from "./types.js" */
+/** @import { Hello, Renderer, RendererModule, Send, ServerError, Snapshot, Timeline } from "./types.js" */
 
 /**
  * Start the embed in `root` (#lab); resolves once the socket is opening.
@@ -48,7 +48,7 @@ export async function bootEmbed(root) {
 
   const link = linkInAddress() ?? "";
   const openLink = /** @type {HTMLAnchorElement | null} */ (byId("open-in-playground"));
-  const pageUrl = (moment) => `${root.dataset.pageUrl}#link=${encodeURIComponent(moment)}`;
+  const pageUrl = (/** @type {string} */ moment) => `${root.dataset.pageUrl}#link=${encodeURIComponent(moment)}`;
   if (openLink && link) openLink.href = pageUrl(link);
   const readonlyReason = t("This embed is read-only: open it in the playground to try things.");
 
@@ -59,20 +59,30 @@ export async function bootEmbed(root) {
   /** @type {import("./timeline.js").TimelineBar | null} */
   let timeline = null;
   let unbindSpace = () => {};
-  let rendererRefs = new Set();
+  /** @type {Set<string | null | undefined>} */
+  let rendererRefs = new Set(); // refs the renderer's clicks sent (looked up by any frame's)
+  /** @type {((error: ServerError) => boolean)[]} */
   let rendererErrors = [];
   let linkRefused = false;
+  /** @type {Hello | null} */
   let lastHello = null;
 
+  /** @param {string} message */
   function showGeneralError(message) {
     generalError.textContent = message;
     generalError.hidden = false;
   }
 
   // In a read-only embed nothing reaches the socket but open_link.
+  /** @type {Send} */
   const act = readonly ? () => null : (action, args) => socket.send(action, args);
 
-  // A lab in its past is shown paused: the room's clock does not run there (lab-page.js).
+  /**
+   * A lab in its past is shown paused: the room's clock does not run there (lab-page.js).
+   * @param {Snapshot} snapshot
+   * @param {Timeline | undefined} where
+   * @returns {Snapshot}
+   */
   function viewOf(snapshot, where) {
     const inPast = where && where.cursor < where.length;
     if (!inPast || !snapshot?.playback?.playing) return snapshot;
@@ -163,7 +173,8 @@ export async function bootEmbed(root) {
         if (frame.ref) generalError.hidden = true;
         rendererRefs.delete(frame.ref);
         if (frame.action?.name === "seek") {
-          draw({ ...lastHello, ...frame });
+          // the hello's fields with the seek frame's over them, drawn as a hello is
+          draw(/** @type {Hello} */ (/** @type {unknown} */ ({ ...lastHello, ...frame })));
           return;
         }
         renderer.update({ ...frame, snapshot: viewOf(frame.snapshot, frame.timeline) });
@@ -193,6 +204,7 @@ export async function bootEmbed(root) {
   });
   // "Open in the playground" carries this moment: asked for when the link is pointed at
   // or focused (a read-only embed sends nothing, so it keeps the moment it was opened at)
+  /** @type {string | null | undefined} */
   let linkedSeq = null;
   async function refreshOpenLink() {
     if (readonly || !openLink || root.dataset.seq === linkedSeq) return;

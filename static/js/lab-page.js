@@ -25,7 +25,9 @@ import { createStatus } from "./status.js";
 import { createTimeline } from "./timeline.js";
 import { createTour } from "./tour.js";
 
-/** @import { Hello, Renderer, RendererModule } from "./types.js" */
+/** @import { Classroom } from "./classroom.js" */
+/** @import { ClassMessage } from "./classroom/types.js" */
+/** @import { Hello, Renderer, RendererModule, Send, ServerError, Snapshot, Timeline } from "./types.js" */
 
 const root = /** @type {HTMLElement} */ (document.getElementById("lab"));
 
@@ -39,7 +41,7 @@ async function boot() {
   const quickEl = document.getElementById("quick-controls");
   const timelineEl = document.getElementById("timeline");
   const historyEl = document.getElementById("history");
-  const linkNotice = document.getElementById("link-notice");
+  const linkNotice = /** @type {HTMLElement} */ (document.getElementById("link-notice"));
   const generalError = /** @type {HTMLElement} */ (document.getElementById("lab-error"));
   const narrator = createNarrator({
     live: document.getElementById("narration"),
@@ -50,7 +52,7 @@ async function boot() {
   const { createRenderer } = /** @type {RendererModule} */ (await import(rendererUrl));
   // the room, a display name and a host secret (taken out of the address bar at once)
   const entry = readEntry();
-  const nameForm = document.getElementById("class-name-form");
+  const nameForm = /** @type {HTMLFormElement} */ (document.getElementById("class-name-form"));
   let name = entry.name;
   if (entry.room?.startsWith("c-") && !entry.secret && !name) {
     stage.removeAttribute("aria-busy");
@@ -64,12 +66,16 @@ async function boot() {
   let timeline = null;
   /** @type {import("./history-bar.js").HistoryBar | null} */
   let history = null;
+  /** @type {Hello | null} */
   let lastHello = null;
   let unbindSpace = () => {};
   // Errors for actions the renderer sent (a click on the drawing) go back to it.
+  /** @type {Set<string | null | undefined>} */
   let rendererRefs = new Set();
+  /** @type {((error: ServerError) => boolean)[]} */
   let rendererErrors = [];
 
+  /** @param {{message?: string, code?: string}} error */
   function showGeneralError(error) {
     generalError.textContent = fmt(t("The server could not do that: %(message)s"), {
       message: error.message ?? error.code,
@@ -77,9 +83,12 @@ async function boot() {
     generalError.hidden = false;
   }
 
+  /** @type {Classroom | null} set before the socket connects, so its callbacks find it */
   let classroom = null;
+  /** @type {string | null} */
   let lock = null; // why this viewer's controls are off (a class someone else drives)
 
+  /** @param {string | null} reason */
   function applyLock(reason) {
     lock = reason;
     controls?.setLocked(reason);
@@ -88,13 +97,21 @@ async function boot() {
     tour.setLocked(reason);
   }
 
-  /** Send an action the user chose: a replay in progress stops (the user acts). */
+  /**
+   * Send an action the user chose: a replay in progress stops (the user acts).
+   * @type {Send}
+   */
   function userSend(action, args) {
     history?.stopReplay();
     return socket.send(action, args);
   }
 
-  /** What the renderer draws: in the past, time waits, so nothing is drawn as playing. */
+  /**
+   * What the renderer draws: in the past, time waits, so nothing is drawn as playing.
+   * @param {Snapshot} snapshot
+   * @param {Timeline | undefined} where
+   * @returns {Snapshot}
+   */
   function viewOf(snapshot, where) {
     const inPast = where && where.cursor < where.length;
     if (!inPast || !snapshot?.playback?.playing) return snapshot;
@@ -132,7 +149,10 @@ async function boot() {
     });
   }
 
-  /** Say on #lab which moment is shown (tests and tools read these, nothing global). */
+  /**
+   * Say on #lab which moment is shown (tests and tools read these, nothing global).
+   * @param {{seq: number, digest?: string, timeline?: Timeline}} message
+   */
   function markMoment(message) {
     root.dataset.seq = String(message.seq);
     if (message.digest) root.dataset.digest = message.digest;
@@ -190,7 +210,7 @@ async function boot() {
         markMoment(hello);
         root.dataset.room = hello.room;
         root.dataset.kind = hello.kind ?? "private";
-        classroom.hello(hello);
+        /** @type {Classroom} */ (classroom).hello(hello);
         tour.hello(hello);
       },
       onFrame(frame) {
@@ -199,8 +219,8 @@ async function boot() {
         // sends frames ten times a second, which would hide it before anyone reads it.
         if (frame.ref) generalError.hidden = true;
         if (frame.action?.name === "seek") {
-          // another moment: draw it from scratch, as on a hello
-          mountRenderer({ ...lastHello, ...frame });
+          // another moment: draw it from scratch, as on a hello (the frame's fields over it)
+          mountRenderer(/** @type {Hello} */ (/** @type {unknown} */ ({ ...lastHello, ...frame })));
         } else {
           rendererRefs.delete(frame.ref);
           renderer.update({ ...frame, snapshot: viewOf(frame.snapshot, frame.timeline) });
@@ -225,11 +245,11 @@ async function boot() {
       },
       onRefused(refusal) {
         // removed from a class, or the class ended: the class bar says so, calmly
-        classroom.refused(refusal);
+        /** @type {Classroom} */ (classroom).refused(refusal);
       },
       onError(error) {
         if (tour.showError(error)) return;
-        if (classroom.showError(error)) return;
+        if (/** @type {Classroom} */ (classroom).showError(error)) return;
         if (controls?.showError(error)) return;
         if (timeline?.showError(error)) return;
         if (history?.showError(error)) return;
@@ -240,15 +260,16 @@ async function boot() {
       },
       onPresence(presence) {
         status.watching(presence.watching ?? 0);
-        classroom.presence(presence);
+        /** @type {Classroom} */ (classroom).presence(presence);
       },
       onClass(message) {
         if (message.type === "tour") tour.classMessage(message);
         else if (message.type === "role") tour.setRole(message.role);
-        classroom.onMessage(message);
+        /** @type {Classroom} */ (classroom).onMessage(/** @type {ClassMessage} */ (message));
       },
     },
   });
+  /** @param {number | null} fork */
   function getLink(fork) {
     return socket.request("get_link", fork === null ? {} : { fork });
   }
@@ -260,18 +281,18 @@ async function boot() {
   const shareEl = document.getElementById("share");
   if (shareEl) {
     const share = createShare(shareEl, { getLink });
-    mountEmbedDialog(share, { getLink, slug: root.dataset.lab });
+    mountEmbedDialog(share, { getLink, slug: /** @type {string} */ (root.dataset.lab) });
   }
   classroom = createClassroom(
     socket,
     {
-      bar: document.getElementById("class-bar"),
-      question: document.getElementById("class-question"),
-      panel: document.getElementById("class-panel"),
-      start: document.getElementById("start-class"),
+      bar: /** @type {HTMLElement} */ (document.getElementById("class-bar")),
+      question: /** @type {HTMLElement} */ (document.getElementById("class-question")),
+      panel: /** @type {HTMLElement} */ (document.getElementById("class-panel")),
+      start: /** @type {HTMLButtonElement} */ (document.getElementById("start-class")),
       nameForm,
     },
-    { slug: root.dataset.lab, onLock: applyLock, showGeneralError },
+    { slug: /** @type {string} */ (root.dataset.lab), onLock: applyLock, showGeneralError },
   );
   socket.connect();
 }
@@ -279,7 +300,11 @@ async function boot() {
 // The link is fine but the server could not open it now: it may be tried again.
 const LINK_LATER_CODES = new Set(["busy", "busy_opening", "too_slow", "too_many_rooms"]);
 
-/** Say in `notice` why the page's link was not opened (the fresh lab is shown below). */
+/**
+ * Say in `notice` why the page's link was not opened (the fresh lab is shown below).
+ * @param {HTMLElement} notice
+ * @param {ServerError} error
+ */
 function showLinkRefused(notice, error) {
   const message = sentence(error.message || error.code);
   if (!LINK_LATER_CODES.has(error.code)) {
@@ -306,6 +331,7 @@ function showLinkRefused(notice, error) {
  * `data-drawn="1"` and the page the performance mark "lab:first-drawing", whose
  * startTime counts from the navigation's start (benchmarks/first_drawing.py); embed.js
  * does the same.
+ * @param {HTMLElement} root
  */
 function markFirstDrawing(root) {
   if (root.dataset.drawn) return;

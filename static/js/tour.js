@@ -51,9 +51,12 @@ export function createTour({ card, opener, slug, send, sendClass }) {
   let mode = "own"; // "own", "leading" (the host runs it for everyone), "following"
   let kind = "private";
   let role = "owner";
+  /** @type {string | null} */
   let locked = null; // why this viewer may not act now, or null
   let connected = false;
+  /** @type {number | null} */
   let catchUpTo = null; // opening at a step: the earlier ones are being done first
+  /** @type {string | null} */
   let classStep = null; // the class's step (following), even while hidden here
   let greeted = false;
   let echoes = 0; // our own `tour` messages still to come back from the server
@@ -79,17 +82,22 @@ export function createTour({ card, opener, slug, send, sendClass }) {
   });
 
   const saved = () => loadProgress(slug);
+  /** @param {string} state "running", "skipped" or "done" */
   function save(state) {
     // the class's tour is not this visitor's own
     if (mode !== "following") saveProgress(slug, state, steps[index]?.id);
   }
-  const indexOf = (id) => Math.max(0, steps.findIndex((s) => s.id === id));
+  const indexOf = (/** @type {string | null} */ id) => Math.max(0, steps.findIndex((s) => s.id === id));
   const step = () => steps[index] ?? null;
   const isHost = () => kind === "class" && role === "host";
 
   // -- showing a step -------------------------------------------------------------------
 
-  /** Show step `at`; a host running the tour for everyone takes the class there too. */
+  /**
+   * Show step `at`; a host running the tour for everyone takes the class there too.
+   * @param {number} at
+   * @param {{focus?: boolean, scroll?: boolean, announce?: boolean}} [options]
+   */
   function open(at, { focus = false, scroll = true, announce = true } = {}) {
     index = Math.min(Math.max(at, 0), steps.length - 1);
     phase = "todo";
@@ -101,13 +109,17 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     if (focus) view.focus();
   }
 
-  /** The host's step for everyone (null: the tour ends for everyone). */
+  /**
+   * The host's step for everyone (null: the tour ends for everyone).
+   * @param {string | null} stepId
+   */
   function announceStep(stepId) {
     echoes += 1;
     const ref = sendClass(stepId);
     if (ref) classRefs.add(ref);
   }
 
+  /** @param {string | null} state what to remember ("skipped", "done"), or nothing */
   function close(state) {
     if (mode === "leading") {
       announceStep(null);
@@ -212,7 +224,10 @@ export function createTour({ card, opener, slug, send, sendClass }) {
 
   // -- what the page tells the tour -----------------------------------------------------
 
-  /** A frame: the step is done when the frame shows it (whoever acted). */
+  /**
+   * A frame: the step is done when the frame shows it (whoever acted).
+   * @param {Frame} message
+   */
   function frame(message) {
     const current = step();
     if (!current || phase === "done" || message.action?.name === "seek") {
@@ -237,10 +252,13 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     }
   }
 
-  /** Opening at a later step of a fresh lab: do the earlier steps by their "Show me". */
+  /**
+   * Opening at a later step of a fresh lab: do the earlier steps by their "Show me".
+   * Called only while `catchUpTo` is set.
+   */
   function catchUp() {
-    if (index + 1 >= catchUpTo) {
-      const at = catchUpTo;
+    if (index + 1 >= /** @type {number} */ (catchUpTo)) {
+      const at = /** @type {number} */ (catchUpTo);
       catchUpTo = null;
       open(at);
       return;
@@ -253,6 +271,7 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     if (ref) ours.add(ref);
   }
 
+  /** @param {Hello & {class?: {tour?: string | null}}} message */
   function hello(message) {
     steps = message.declaration?.tour ?? [];
     kind = message.kind ?? "private";
@@ -277,7 +296,10 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     else render();
   }
 
-  /** The first hello of the page: the address's step, the visitor's own, or step 1. */
+  /**
+   * The first hello of the page: the address's step, the visitor's own, or step 1.
+   * @param {Hello} message
+   */
   function start(message) {
     const wanted = new URLSearchParams(location.search).get("tour");
     const known = steps.findIndex((s) => s.id === wanted);
@@ -298,7 +320,11 @@ export function createTour({ card, opener, slug, send, sendClass }) {
     else render();
   }
 
-  /** The class's step (a `tour` message, or a class hello): show it, or close. */
+  /**
+   * The class's step (a `tour` message, or a class hello): show it, or close.
+   * @param {string | null} stepId
+   * @param {{scroll?: boolean, echo?: boolean}} [options]
+   */
   function follow(stepId, { scroll = true, echo = false } = {}) {
     classStep = stepId;
     if (echo && echoes > 0) {

@@ -9,15 +9,39 @@ import { fmt, t } from "../i18n.js";
 import { button, el } from "./dom.js";
 import { classNotice, leftTheClass } from "./notice.js";
 
+/** @import { Notice } from "./notice.js" */
+
+/**
+ * A class's bar, for its host or a student: the join code and link, who drives, who this
+ * viewer is, how many watch, and why "Explore on my own" was refused ("" when it was not).
+ * @typedef {object} ClassView
+ * @property {"host" | "student"} mode
+ * @property {string} code
+ * @property {string} joinUrl
+ * @property {string} driving
+ * @property {string} you
+ * @property {string} watching
+ * @property {string} branchError
+ */
+
+/**
+ * What the bar shows: nothing, the notice, the private branch's way back, or the class.
+ * @typedef {{mode: "hidden"} | {mode: "notice", notice: Notice} | {mode: "branch"} | ClassView} BarView
+ */
+
 /**
  * The bar in `bar`: `onBranch()` sends `branch` and returns its ref (or null), `onBack()`
  * goes back to the class. `render(view)` with view.mode "hidden", "notice" ({notice}),
  * "branch", "host" or "student" ({code, joinUrl, driving, you, watching, branchError}).
+ * @param {HTMLElement} bar
+ * @param {{slug: string, onBranch: () => string | null, onBack: () => void}} options
  */
 export function createClassBar(bar, { slug, onBranch, onBack }) {
   let compact = false; // the host folded the code away (everyone has joined)
+  /** @type {BarView | null} */
   let shown = null; // the view drawn last
 
+  /** @param {ClassView} view */
   function branchParts(view) {
     const go = button(t("Explore on my own"), "button button-quiet branch-button");
     go.title = t("A private copy of this moment: try anything, nobody else is affected.");
@@ -52,6 +76,7 @@ export function createClassBar(bar, { slug, onBranch, onBack }) {
     ];
   }
 
+  /** @param {ClassView} view */
   function hostView(view) {
     const qr = el("img", {
       className: "class-qr",
@@ -67,8 +92,8 @@ export function createClassBar(bar, { slug, onBranch, onBack }) {
     fold.setAttribute("aria-expanded", String(!compact));
     fold.addEventListener("click", () => {
       compact = !compact;
-      render(shown);
-      bar.querySelector(".fold-code")?.focus();
+      render(/** @type {BarView} */ (shown));
+      /** @type {HTMLElement | null} */ (bar.querySelector(".fold-code"))?.focus();
     });
     const toPanel = el("a", {
       className: "jump-link",
@@ -93,6 +118,7 @@ export function createClassBar(bar, { slug, onBranch, onBack }) {
     ];
   }
 
+  /** @param {ClassView} view */
   function studentView(view) {
     return [
       el("div", { className: "class-bar-main" }, driving(view), el("p", { className: "class-you", text: view.you }), watching(view)),
@@ -100,9 +126,10 @@ export function createClassBar(bar, { slug, onBranch, onBack }) {
     ];
   }
 
-  const driving = (view) => el("p", { className: "class-driving", text: view.driving });
-  const watching = (view) => el("p", { className: "class-watching", text: view.watching });
+  const driving = (/** @type {ClassView} */ view) => el("p", { className: "class-driving", text: view.driving });
+  const watching = (/** @type {ClassView} */ view) => el("p", { className: "class-watching", text: view.watching });
 
+  /** @param {BarView} view */
   function render(view) {
     shown = view;
     delete bar.dataset.compact;
@@ -117,21 +144,25 @@ export function createClassBar(bar, { slug, onBranch, onBack }) {
       return;
     }
     bar.dataset.view = view.mode;
-    const parts = { branch: branchView, host: hostView, student: studentView }[view.mode];
-    bar.replaceChildren(...parts(view));
+    if (view.mode === "branch") bar.replaceChildren(...branchView());
+    else bar.replaceChildren(...(view.mode === "host" ? hostView(view) : studentView(view)));
   }
 
   return {
     render,
-    /** Say again how many watch (presence comes often: only that line changes). */
+    /**
+     * Say again how many watch (presence comes often: only that line changes).
+     * @param {string} words
+     */
     watching(words) {
-      if (shown) shown = { ...shown, watching: words };
+      // (a class's view: the others have no such line, and the extra word is harmless)
+      if (shown) shown = /** @type {BarView} */ ({ ...shown, watching: words });
       const line = bar.querySelector(".class-watching");
       if (line) line.textContent = words;
     },
     /** Put the keyboard back on "Explore on my own" (after the bar was drawn again). */
     focusBranch() {
-      bar.querySelector(".branch-button")?.focus();
+      /** @type {HTMLElement | null} */ (bar.querySelector(".branch-button"))?.focus();
     },
   };
 }

@@ -8,13 +8,23 @@
 import { fmt, num, t, tn } from "../i18n.js";
 import { button, el } from "./dom.js";
 
+/** @import { ClassInfo, Door, DoorAnswer, LobbyMember, Question, SendMessage } from "./types.js" */
+/** @import { ServerError } from "../types.js" */
+
 const SINCE_MINUTES = [2, 5, 15];
 
-/** The card; `send(type, fields)` returns the message's ref. */
+/**
+ * The card; `send(type, fields)` returns the message's ref.
+ * @param {SendMessage} send
+ */
 export function createDoorCard(send) {
-  const refs = new Map(); // ref → what it was
+  /** @type {Map<string | null | undefined, {what: string, person: LobbyMember | null}>} */
+  const refs = new Map(); // ref → what it was (looked up by any message's ref)
+  /** @type {LobbyMember[]} */
   let lobby = [];
+  /** @type {Door} */
   let door = { size: 100, approval: false, most: 1200, version: 0 };
+  /** @type {number | null} */
   let question = null; // the open question's number, if any
   let confirming = false;
 
@@ -27,6 +37,7 @@ export function createDoorCard(send) {
   const error = el("p", { className: "form-error", attrs: { role: "alert" } });
   error.hidden = true;
 
+  /** @param {LobbyMember} person */
   function lobbyRow(person) {
     const item = el("li", { attrs: { "data-member": person.id } });
     item.append(el("span", { className: "person-name", text: person.name }));
@@ -205,6 +216,14 @@ export function createDoorCard(send) {
   }
 
   // -- sending and answers ---------------------------------------------------------------
+  /**
+   * Send `type`; its answer or refusal is said as `what` ("approve", "away", "door",
+   * "clear"), about `person` when it is one.
+   * @param {string} type
+   * @param {Record<string, unknown>} fields
+   * @param {string} what
+   * @param {LobbyMember | null} [person]
+   */
   function act(type, fields, what, person = null) {
     error.hidden = true;
     said.textContent = "";
@@ -212,6 +231,7 @@ export function createDoorCard(send) {
     if (ref) refs.set(ref, { what, person });
   }
 
+  /** @param {string} message */
   function showError(message) {
     error.textContent = message;
     error.hidden = false;
@@ -242,7 +262,10 @@ export function createDoorCard(send) {
 
   return {
     element,
-    /** `hello.class` / `role.class` of a host: {lobby, door, question}. */
+    /**
+     * `hello.class` / `role.class` of a host: {lobby, door, question}.
+     * @param {Partial<ClassInfo>} info
+     */
     setClass(info) {
       if (info.door) door = info.door;
       if (info.lobby) lobby = info.lobby;
@@ -251,10 +274,12 @@ export function createDoorCard(send) {
       renderLobby();
       renderSince();
     },
+    /** @param {LobbyMember[]} list */
     setLobby(list) {
       lobby = list;
       renderLobby();
     },
+    /** @param {Door} next */
     setDoor(next) {
       door = next;
       reflectDoor();
@@ -262,13 +287,17 @@ export function createDoorCard(send) {
         ? fmt(t("Class size %(size)s; new students wait for your approval."), { size: num(next.size) })
         : fmt(t("Class size %(size)s; anyone with the code joins."), { size: num(next.size) });
     },
+    /** @param {Question} message */
     setQuestion(message) {
       const opened = !message.revealed && message.number !== question;
       question = message.revealed ? null : message.number;
       renderSince();
       if (opened) sinceSelect.value = "question"; // a new question: the likely flood
     },
-    /** The server's `approved`, `turned_away` or `cleared`: say what happened. */
+    /**
+     * The server's `approved`, `turned_away` or `cleared`: say what happened.
+     * @param {DoorAnswer} message
+     */
     done(message) {
       const asked = refs.get(message.ref);
       refs.delete(message.ref);
@@ -287,7 +316,10 @@ export function createDoorCard(send) {
               });
       }
     },
-    /** A refused door, lobby or clear message: said in the card; false if not ours. */
+    /**
+     * A refused door, lobby or clear message: said in the card; false if not ours.
+     * @param {ServerError} problem
+     */
     showError(problem) {
       if (!refs.has(problem.ref)) return false;
       refs.delete(problem.ref);

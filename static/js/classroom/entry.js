@@ -19,6 +19,11 @@ function storage() {
   }
 }
 
+/**
+ * Keep `value` in this tab's sessionStorage under `key` (null: forget it).
+ * @param {string} key
+ * @param {string | null} value
+ */
 export function remember(key, value) {
   try {
     if (value === null) storage()?.removeItem(key);
@@ -28,6 +33,11 @@ export function remember(key, value) {
   }
 }
 
+/**
+ * What this tab's sessionStorage holds under `key`, or null.
+ * @param {string} key
+ * @returns {string | null}
+ */
 export function recall(key) {
   try {
     return storage()?.getItem(key) ?? null;
@@ -36,7 +46,10 @@ export function recall(key) {
   }
 }
 
-/** Read and tidy the address: {room, name, secret}. Removes `name` and `#host=`. */
+/**
+ * Read and tidy the address: {room, name, secret}. Removes `name` and `#host=`.
+ * @returns {{room: string | null, name: string, secret: string | null}}
+ */
 export function readEntry() {
   const url = new URL(location.href);
   const room = url.searchParams.get("room") || null;
@@ -57,18 +70,28 @@ export function readEntry() {
   return { room, name: recall(NAME_KEY) ?? "", secret: room ? hostSecret(room) : null };
 }
 
+/**
+ * The host secret this tab keeps for `room`, or null.
+ * @param {string | null} room
+ */
 export function hostSecret(room) {
   return recall(SECRET_PREFIX + room);
 }
 
+/** @param {string | null} room */
 export function forgetHostSecret(room) {
   remember(SECRET_PREFIX + room, null);
 }
 
+/**
+ * @param {string} room
+ * @param {string} secret
+ */
 export function rememberHostSecret(room, secret) {
   remember(SECRET_PREFIX + room, secret);
 }
 
+/** @param {string} name */
 export function rememberName(name) {
   remember(NAME_KEY, name);
 }
@@ -80,11 +103,15 @@ export function forgetName() {
 /**
  * Show the page's name form and resolve with the name typed; `problem` is a message
  * to show first (the server refused the last name).
+ * @param {HTMLFormElement} form the page's name form: an input and a `.form-error` line
+ * @param {string} [problem]
+ * @returns {Promise<string>}
  */
 export function askName(form, problem = "") {
-  const input = form.querySelector("input");
-  const error = form.querySelector(".form-error");
+  const input = /** @type {HTMLInputElement} */ (form.querySelector("input"));
+  const error = /** @type {HTMLElement} */ (form.querySelector(".form-error"));
   form.hidden = false;
+  /** @param {string} message */
   const show = (message) => {
     error.textContent = message;
     error.hidden = !message;
@@ -95,6 +122,7 @@ export function askName(form, problem = "") {
   input.value = recall(NAME_KEY) ?? "";
   input.focus();
   return new Promise((resolve) => {
+    /** @param {SubmitEvent} event */
     const onSubmit = (event) => {
       event.preventDefault();
       const name = input.value.normalize("NFC").trim();

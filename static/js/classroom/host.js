@@ -10,28 +10,40 @@ import { copyButton, el } from "./dom.js";
 import { createDoorCard } from "./door.js";
 import { createPeopleList } from "./people.js";
 
+/** @import { ClassInfo, Control, Door, DoorAnswer, LobbyMember, Member, Question, Removed, SendMessage } from "./types.js" */
+/** @import { ServerError } from "../types.js" */
+
 const MIN_CHOICES = 2;
 const MAX_CHOICES = 8;
 
-/** Build the panel in `container`; `send(type, fields)` returns the message's ref. */
+/**
+ * Build the panel in `container`; `send(type, fields)` returns the message's ref.
+ * @param {HTMLElement} container
+ * @param {SendMessage} send
+ */
 export function createHostPanel(container, send) {
-  const refs = new Map(); // ref → the part whose error it is
+  /** @type {Map<string | null | undefined, HTMLElement>} */
+  const refs = new Map(); // ref → the part whose error it is (looked up by any error's ref)
+  /** @type {Member[]} */
   let members = [];
+  /** @type {Set<string>} */
   const gone = new Set(); // members the host removed: the server refuses them for good
+  /** @type {Control} */
   let control = { mode: "host", driver: null, driver_name: null };
   let links = { join: "", host: "" };
 
   // -- who drives -------------------------------------------------------------------
   const modeError = errorLine();
   const studentSelect = el("select", { attrs: { id: "class-driver" } });
+  /** @type {Record<string, HTMLInputElement>} */
   const radios = {};
   const modeField = el("fieldset", { className: "mode-switch" });
   modeField.append(el("legend", { text: t("Who drives") }));
-  for (const [mode, words] of [
+  for (const [mode, words] of /** @type {[Control["mode"], string][]} */ ([
     ["host", t("I drive; students watch")],
     ["everyone", t("Everyone drives")],
     ["student", t("One student drives:")],
-  ]) {
+  ])) {
     const id = `class-mode-${mode}`;
     const input = el("input", { attrs: { type: "radio", name: "class-mode", id, value: mode } });
     input.addEventListener("change", () => choose(mode));
@@ -52,6 +64,7 @@ export function createHostPanel(container, send) {
   });
   modeField.append(modeError);
 
+  /** @param {Control["mode"]} mode */
   function choose(mode) {
     let driver = null;
     if (mode === "student") {
@@ -207,10 +220,14 @@ export function createHostPanel(container, send) {
     people.update(members, control.mode === "student" ? control.driver : null);
   }
 
-  const present = (list) => list.filter((m) => !gone.has(m.id));
+  const present = (/** @type {Member[]} */ list) => list.filter((m) => !gone.has(m.id));
 
   return {
-    /** The class as `role.class` or a host's `hello.class` describes it. */
+    /**
+     * The class as `role.class` or a host's `hello.class` describes it.
+     * @param {Partial<ClassInfo>} info
+     * @param {{joinUrl: string, hostUrl: string}} urls
+     */
     setClass(info, { joinUrl, hostUrl }) {
       links = { join: joinUrl, host: hostUrl };
       joinText.textContent = joinUrl;
@@ -223,22 +240,27 @@ export function createHostPanel(container, send) {
       renderPeople();
     },
     /** Who waits in the lobby (`lobby`), the size and switch (`door`), the question. */
-    setLobby: (list) => doorCard.setLobby(list),
-    setDoor: (door) => doorCard.setDoor(door),
-    setQuestion: (question) => doorCard.setQuestion(question),
+    setLobby: (/** @type {LobbyMember[]} */ list) => doorCard.setLobby(list),
+    setDoor: (/** @type {Door} */ door) => doorCard.setDoor(door),
+    setQuestion: (/** @type {Question} */ question) => doorCard.setQuestion(question),
     /** `approved`, `turned_away` or `cleared`: the card says what happened. */
-    done: (message) => doorCard.done(message),
+    done: (/** @type {DoorAnswer} */ message) => doorCard.done(message),
+    /** @param {Control} next */
     setControl(next) {
       control = next;
       reflect();
       renderPeople();
     },
+    /** @param {Member[]} list */
     setMembers(list) {
       members = present(list);
       reflect();
       renderPeople();
     },
-    /** The server removed a member at our request (`removed`): off the list at once. */
+    /**
+     * The server removed a member at our request (`removed`): off the list at once.
+     * @param {Removed} message
+     */
     removed(message) {
       gone.add(message.member);
       people.removed(message);
@@ -251,6 +273,10 @@ export function createHostPanel(container, send) {
       askText.value = "";
       choicesArea.value = "";
     },
+    /**
+     * A refused class message of the panel's: said beside its part; false if not ours.
+     * @param {ServerError} problem
+     */
     showError(problem) {
       if (people.showError(problem) || doorCard.showError(problem)) return true;
       const line = refs.get(problem.ref);
@@ -268,6 +294,10 @@ function errorLine() {
   return line;
 }
 
+/**
+ * @param {HTMLElement} line
+ * @param {string} message
+ */
 function showError(line, message) {
   line.textContent = message;
   line.hidden = false;

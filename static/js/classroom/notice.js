@@ -8,6 +8,18 @@
 import { sentence, t } from "../i18n.js";
 import { el } from "./dom.js";
 
+/**
+ * Why the class bar shows a notice: "removed", "turned_away", "ended" (the page has
+ * left the class), "waiting" (in the lobby) or "fresh" (the class asked for had ended).
+ * @typedef {"removed" | "turned_away" | "ended" | "waiting" | "fresh"} NoticeKind
+ */
+
+/**
+ * A notice: its kind, and the server's sentence (none: the notice's own words).
+ * @typedef {{kind: NoticeKind, message?: string}} Notice
+ */
+
+/** @type {Partial<Record<NoticeKind, () => string>>} */
 const TITLES = {
   removed: () => t("You are no longer in this class"),
   turned_away: () => t("The host did not let you in"),
@@ -15,6 +27,7 @@ const TITLES = {
   waiting: () => t("Waiting for the host"),
 };
 
+/** @type {Record<NoticeKind, () => string>} */
 const DEFAULT_MESSAGES = {
   removed: () => t("The host removed you from this class session."),
   turned_away: () => t("The host did not let you into this class session."),
@@ -23,6 +36,7 @@ const DEFAULT_MESSAGES = {
   fresh: () => t("That class session has ended; this is a fresh lab of your own."),
 };
 
+/** @type {Partial<Record<NoticeKind, () => string>>} */
 const AFTER = {
   removed: () => t("The lab below stays as the class left it; it no longer follows the class."),
   turned_away: () => t("You can open the lab on your own instead."),
@@ -30,7 +44,10 @@ const AFTER = {
   ended: () => t("The lab below shows where the class ended; it no longer changes."),
 };
 
-/** Whether this kind of notice means the page has left the class (its socket closed). */
+/**
+ * Whether this kind of notice means the page has left the class (its socket closed).
+ * @param {NoticeKind | undefined} kind
+ */
 export function leftTheClass(kind) {
   return kind === "removed" || kind === "turned_away" || kind === "ended";
 }
@@ -38,6 +55,8 @@ export function leftTheClass(kind) {
 /**
  * The notice's parts for the class bar, `[main, actions?]`: `kind` is "removed", "ended"
  * "fresh", "turned_away" or "waiting" (in the lobby); `message` the server's sentence; `slug` the lab, for the way on alone.
+ * @param {Notice & {slug: string}} notice
+ * @returns {HTMLElement[]}
  */
 export function classNotice({ kind, message, slug }) {
   const said = message ? sentence(message) : DEFAULT_MESSAGES[kind]();

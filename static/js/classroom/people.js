@@ -9,26 +9,39 @@
 import { fmt, num, t, tn } from "../i18n.js";
 import { button, el } from "./dom.js";
 
-/** The list; `send(type, fields)` returns the message's ref. */
+/** @import { Member, Removed, SendMessage } from "./types.js" */
+/** @import { ServerError } from "../types.js" */
+
+/**
+ * The list; `send(type, fields)` returns the message's ref.
+ * @param {SendMessage} send
+ */
 export function createPeopleList(send) {
   const title = el("h3", { attrs: { id: "class-people-title", tabindex: "-1" } });
   const list = el("ul", { className: "people", attrs: { "aria-labelledby": "class-people-title" } });
   const said = el("p", { className: "people-status", attrs: { role: "status" } });
   const error = el("p", { className: "form-error", attrs: { role: "alert" } });
   error.hidden = true;
+  /** @type {Map<string, HTMLLIElement>} */
   const rows = new Map(); // member id → its <li>
-  const removing = new Map(); // ref → the member being removed
+  /** @type {Map<string | null | undefined, Member>} */
+  const removing = new Map(); // ref → the member being removed (looked up by any message's ref)
+  /** @type {Member[]} */
   let members = [];
+  /** @type {string | null | undefined} */
   let driver = null; // the driving student's id, if one drives
+  /** @type {string | null} */
   let confirming = null; // the id whose removal waits for "Yes"
 
-  const pending = (id) => [...removing.values()].some((m) => m.id === id);
+  const pending = (/** @type {string} */ id) => [...removing.values()].some((m) => m.id === id);
 
+  /** @param {Member} member */
   function state(member) {
     if (pending(member.id)) return "removing";
     return confirming === member.id ? "confirming" : "idle";
   }
 
+  /** @param {Member} member */
   function actions(member) {
     if (member.role === "host") return null;
     const name = member.name;
@@ -88,6 +101,10 @@ export function createPeopleList(send) {
     return group;
   }
 
+  /**
+   * @param {HTMLLIElement} item
+   * @param {Member} member
+   */
   function fill(item, member) {
     item.replaceChildren(el("span", { className: "person-name", text: member.name }));
     if (member.role === "host") item.append(el("span", { className: "tag", text: t("host") }));
@@ -123,13 +140,16 @@ export function createPeopleList(send) {
         const role = active && item.contains(active) ? active.dataset.role : null;
         item.dataset.key = key;
         fill(item, member);
-        if (role) item.querySelector(`[data-role="${role}"]`)?.focus();
+        if (role) /** @type {HTMLElement | null} */ (item.querySelector(`[data-role="${role}"]`))?.focus();
       }
       if (list.children[index] !== item) list.insertBefore(item, list.children[index] ?? null);
     });
     if (target) {
       const [id, role] = target;
-      (rows.get(id)?.querySelector(`[data-role="${role}"]`) ?? title).focus();
+      (
+        /** @type {HTMLElement | null | undefined} */ (rows.get(id)?.querySelector(`[data-role="${role}"]`)) ??
+        title
+      ).focus();
     } else if (active && !active.isConnected) {
       title.focus(); // the row that held the keyboard left
     } else if (active && document.activeElement !== active && list.contains(active)) {
@@ -137,17 +157,20 @@ export function createPeopleList(send) {
     }
   }
 
+  /** @param {string} id */
   function ask(id) {
     confirming = id;
     error.hidden = true;
     render([id, "confirm"]);
   }
 
+  /** @param {string} id */
   function cancel(id) {
     confirming = null;
     render([id, "remove"]);
   }
 
+  /** @param {Member} member */
   function remove(member) {
     confirming = null;
     const ref = send("remove_member", { member: member.id });
@@ -159,14 +182,21 @@ export function createPeopleList(send) {
 
   return {
     element: el("div", { className: "people-card" }, title, list, said, error),
-    /** Show `next` (the roster, without anyone removed); `driving` is the driver's id. */
+    /**
+     * Show `next` (the roster, without anyone removed); `driving` is the driver's id.
+     * @param {Member[]} next
+     * @param {string | null | undefined} driving
+     */
     update(next, driving) {
       members = next;
       driver = driving;
       if (confirming && !next.some((m) => m.id === confirming)) confirming = null;
       render();
     },
-    /** The server's `removed`: say so (the roster without them follows). */
+    /**
+     * The server's `removed`: say so (the roster without them follows).
+     * @param {Removed} message
+     */
     removed(message) {
       const member = removing.get(message.ref) ?? members.find((m) => m.id === message.member);
       removing.delete(message.ref);
@@ -174,7 +204,10 @@ export function createPeopleList(send) {
         name: member?.name ?? "?",
       });
     },
-    /** A refused removal: say why beside the list; false when the error is not ours. */
+    /**
+     * A refused removal: say why beside the list; false when the error is not ours.
+     * @param {ServerError} problem
+     */
     showError(problem) {
       const member = removing.get(problem.ref);
       if (!member) return false;

@@ -9,13 +9,23 @@ import { decimal, fmt, num, percent, t, tn } from "../i18n.js";
 import { button, el } from "./dom.js";
 import { recall, remember } from "./entry.js";
 
-/** The question card in `container`; `send(type, fields)` returns the message's ref. */
+/** @import { AnswerCount, Question, SendMessage } from "./types.js" */
+/** @import { ServerError } from "../types.js" */
+
+/**
+ * The question card in `container`; `send(type, fields)` returns the message's ref.
+ * @param {HTMLElement} container
+ * @param {SendMessage} send
+ */
 export function createQuestionCard(container, send) {
+  /** @type {Question | null} */
   let question = null;
   let role = "student";
   let room = "";
+  /** @type {number | null} */
   let mine = null; // this student's answer to the current question
-  const refs = new Set();
+  /** @type {Set<string | null | undefined>} */
+  const refs = new Set(); // (looked up by any error's ref)
 
   const heading = el("h2", { className: "question-eyebrow", text: t("Predict, then run") });
   heading.id = "class-question-title";
@@ -28,7 +38,13 @@ export function createQuestionCard(container, send) {
   container.replaceChildren(heading, text, body, status, error);
 
   const storeKey = () => `playground:answer:${room}:${question?.number}`;
+  // the card's parts are drawn (and their buttons pressed) only while it shows a question
+  const shown = () => /** @type {Question} */ (question);
 
+  /**
+   * @param {string} type
+   * @param {Record<string, unknown>} fields
+   */
   function act(type, fields) {
     error.hidden = true;
     const ref = send(type, fields);
@@ -51,9 +67,9 @@ export function createQuestionCard(container, send) {
   }
 
   function statusText() {
-    if (question.revealed) {
+    if (shown().revealed) {
       // distinct people (one answer each), from the server; older servers sent only answered
-      const voters = question.voters ?? question.answered ?? 0;
+      const voters = shown().voters ?? shown().answered ?? 0;
       return fmt(tn("%(n)s person answered.", "%(n)s people answered.", voters), { n: num(voters) });
     }
     if (role === "host") return "";
@@ -63,15 +79,16 @@ export function createQuestionCard(container, send) {
     });
   }
 
+  /** @param {number} value */
   function label(value) {
-    if (question.kind === "choice") return question.choices[value] ?? String(value);
+    if (shown().kind === "choice") return shown().choices[value] ?? String(value);
     return decimal(value, Number.isInteger(value) ? 0 : 2);
   }
 
   function choiceButtons() {
     const list = el("div", { className: "answer-choices", attrs: { role: "group" } });
     list.setAttribute("aria-labelledby", "class-question-title");
-    question.choices.forEach((choice, index) => {
+    shown().choices.forEach((choice, index) => {
       const pick = button(choice, "button answer-choice", {
         "aria-pressed": String(mine === index),
         "data-choice": index,
@@ -84,7 +101,7 @@ export function createQuestionCard(container, send) {
 
   function numberForm() {
     const form = el("form", { className: "answer-number", attrs: { novalidate: true } });
-    const id = `answer-number-${question.number}`;
+    const id = `answer-number-${shown().number}`;
     const input = el("input", {
       attrs: { id, type: "text", inputmode: "decimal", autocomplete: "off" },
     });
@@ -117,32 +134,33 @@ export function createQuestionCard(container, send) {
     return form;
   }
 
+  /** @param {number} value */
   function answer(value) {
     mine = value;
     remember(storeKey(), JSON.stringify(value));
-    act("answer", { question: question.number, value });
+    act("answer", { question: shown().number, value });
     render();
   }
 
   function hostWaiting() {
     const count = el("p", { className: "answered-count" });
-    count.textContent = fmt(t("Answered: %(n)s"), { n: num(question.answered ?? 0) });
+    count.textContent = fmt(t("Answered: %(n)s"), { n: num(shown().answered ?? 0) });
     const reveal = button(t("Show the answers"), "button reveal-button");
-    reveal.addEventListener("click", () => act("reveal", { question: question.number }));
+    reveal.addEventListener("click", () => act("reveal", { question: shown().number }));
     const hint = el("p", {
       className: "help",
       text: t("Now run it in the lab, then show the answers next to what happened."),
     });
     const choices =
-      question.kind === "choice"
-        ? el("ol", { className: "choice-list" }, ...question.choices.map((c) => el("li", { text: c })))
+      shown().kind === "choice"
+        ? el("ol", { className: "choice-list" }, ...shown().choices.map((c) => el("li", { text: c })))
         : el("p", { className: "help", text: t("Students answer with a number.") });
     return el("div", { className: "question-host" }, choices, count, reveal, hint);
   }
 
   function results() {
-    const rows = question.distribution ?? [];
-    const chart = question.kind === "choice" ? choiceBars(rows) : dotStrip(rows);
+    const rows = shown().distribution ?? [];
+    const chart = shown().kind === "choice" ? choiceBars(rows) : dotStrip(rows);
     const note = el("p", {
       className: "help",
       text: t("Compare with what the simulation shows below."),
@@ -150,6 +168,7 @@ export function createQuestionCard(container, send) {
     return el("div", { className: "question-results" }, chart, note);
   }
 
+  /** @param {AnswerCount[]} rows */
   function choiceBars(rows) {
     const total = rows.reduce((sum, r) => sum + r.count, 0);
     const most = Math.max(1, ...rows.map((r) => r.count));
@@ -161,7 +180,7 @@ export function createQuestionCard(container, send) {
       const item = el(
         "li",
         { className: mine === row.value && role !== "host" ? "is-mine" : "" },
-        el("span", { className: "answer-bar-label", text: question.choices[row.value] ?? "?" }),
+        el("span", { className: "answer-bar-label", text: shown().choices[row.value] ?? "?" }),
         el("span", { className: "answer-bar-track", attrs: { "aria-hidden": "true" } }, fill),
         el("span", {
           className: "answer-bar-value",
@@ -179,6 +198,7 @@ export function createQuestionCard(container, send) {
     return list;
   }
 
+  /** @param {AnswerCount[]} rows */
   function dotStrip(rows) {
     const values = rows.flatMap((r) => Array(r.count).fill(r.value));
     const figure = el("figure", { className: "dot-strip" });
@@ -193,7 +213,7 @@ export function createQuestionCard(container, send) {
     const width = Math.max(280, Math.min(720, Math.round(body.clientWidth || 600)));
     const r = 9;
     const span = hi - lo || 1;
-    const x = (v) => (hi === lo ? width / 2 : 30 + ((v - lo) / span) * (width - 60));
+    const x = (/** @type {number} */ v) => (hi === lo ? width / 2 : 30 + ((v - lo) / span) * (width - 60));
     const tallest = Math.max(...rows.map((row) => row.count));
     const top = 30; // room for the median's label
     const height = Math.min(300, top + 34 + tallest * (2 * r + 2));
@@ -253,7 +273,11 @@ export function createQuestionCard(container, send) {
   }
 
   return {
-    /** Show `q` (or nothing): `as` is the viewer's role, `inRoom` the class room's id. */
+    /**
+     * Show `q` (or nothing): `as` is the viewer's role, `inRoom` the class room's id.
+     * @param {Question | null | undefined} q
+     * @param {{as?: string, inRoom?: string}} [options]
+     */
     set(q, { as = role, inRoom = room } = {}) {
       const changed = q?.number !== question?.number || inRoom !== room;
       question = q ?? null;
@@ -266,18 +290,27 @@ export function createQuestionCard(container, send) {
       }
       render();
     },
-    /** The host's live count of answers. */
+    /**
+     * The host's live count of answers.
+     * @param {{number: number, answered: number}} message
+     */
     answers(message) {
       if (!question || message.number !== question.number) return;
       question.answered = message.answered;
       const count = body.querySelector(".answered-count");
       if (count) count.textContent = fmt(t("Answered: %(n)s"), { n: num(message.answered) });
     },
-    /** Our answer was stored. */
+    /**
+     * Our answer was stored.
+     * @param {{question: number}} message
+     */
     answered(message) {
       if (question && message.question === question.number) status.textContent = statusText();
     },
-    /** Show a refused answer or reveal; false when the error is not ours. */
+    /**
+     * Show a refused answer or reveal; false when the error is not ours.
+     * @param {ServerError} problem
+     */
     showError(problem) {
       if (!refs.delete(problem.ref)) return false;
       error.textContent = fmt(t("Not sent: %(message)s"), {
@@ -293,13 +326,22 @@ export function createQuestionCard(container, send) {
   };
 }
 
-/** Where a label at `x` hangs so that it stays inside a drawing `width` wide. */
+/**
+ * Where a label at `x` hangs so that it stays inside a drawing `width` wide.
+ * @param {number} x
+ * @param {number} width
+ */
 function anchor(x, width) {
   if (x < width * 0.2) return "start";
   if (x > width * 0.8) return "end";
   return "middle";
 }
 
+/**
+ * An SVG element with attributes.
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ */
 function svgEl(tag, attrs) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));

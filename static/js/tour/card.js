@@ -10,7 +10,35 @@
 
 import { fmt, num, t } from "../i18n.js";
 
-/** Build the card inside `section`; the handlers are called on the buttons. */
+/**
+ * One moment of the tour, as tour.js's `render` decides it.
+ * @typedef {object} CardView
+ * @property {number} number the step's number, from 1
+ * @property {number} total how many steps
+ * @property {string} say what to do
+ * @property {string} status a line on who does the steps, or what happens now ("": none)
+ * @property {string} notice what to notice once it is done ("" before)
+ * @property {boolean} done
+ * @property {boolean} last
+ * @property {string | null} showMeOff why "Show me" is off, or null
+ * @property {string} mode "own", "leading" (the host runs it for everyone) or "following"
+ * @property {boolean} host the viewer hosts a class (may run the tour for everyone)
+ */
+
+/**
+ * The card's buttons: "Show me", "Next", "Skip tour" (and Escape), "Run the tour for everyone".
+ * @typedef {object} CardHandlers
+ * @property {() => void} onShowMe
+ * @property {() => void} onNext
+ * @property {() => void} onSkip
+ * @property {() => void} onLead
+ */
+
+/**
+ * Build the card inside `section`; the handlers are called on the buttons.
+ * @param {HTMLElement} section
+ * @param {CardHandlers} handlers
+ */
 export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
   section.setAttribute("role", "region");
   section.setAttribute("aria-labelledby", "tour-title");
@@ -50,7 +78,10 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
   });
 
   return {
-    /** Draw one moment of the tour (see tour.js's `render`). */
+    /**
+     * Draw one moment of the tour (see tour.js's `render`).
+     * @param {CardView} view
+     */
     render(view) {
       const following = view.mode === "following";
       section.dataset.step = String(view.number);
@@ -78,6 +109,7 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
       lead.setAttribute("aria-pressed", String(view.mode === "leading"));
       setText(skip, following ? t("Hide") : t("Skip tour"));
     },
+    /** @param {string} message */
     showError(message) {
       error.textContent = fmt(t("Not done: %(message)s"), { message });
       error.hidden = false;
@@ -90,7 +122,10 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
     focus() {
       title.focus();
     },
-    /** The card's box on screen (where it floats, if it does), or null while hidden. */
+    /**
+     * The card's box on screen (where it floats, if it does), or null while hidden.
+     * @returns {DOMRect | null}
+     */
     box() {
       return section.hidden ? null : body.getBoundingClientRect();
     },
@@ -101,6 +136,7 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
  * Mark `place` `is-floating` while it is above the viewport (scrolled past): tour.css
  * then floats the card inside it at the bottom of the viewport, and the place keeps its
  * height meanwhile, so the layout does not jump.
+ * @param {HTMLElement} place
  */
 function floatWhenAway(place) {
   const seen = new IntersectionObserver(([entry]) => {
@@ -113,7 +149,12 @@ function floatWhenAway(place) {
   seen.observe(place);
 }
 
-/** Off with a reason (`aria-disabled`, so it keeps its focus and says why), or on. */
+/**
+ * Off with a reason (`aria-disabled`, so it keeps its focus and says why), or on.
+ * @param {HTMLElement} target
+ * @param {string | null} reason
+ * @param {string | null} [describedBy] the id of what says why
+ */
 function disable(target, reason, describedBy = null) {
   if (reason) {
     target.setAttribute("aria-disabled", "true");
@@ -126,6 +167,12 @@ function disable(target, reason, describedBy = null) {
   else target.removeAttribute("aria-describedby");
 }
 
+/**
+ * A button that calls `onClick` unless it is `aria-disabled`.
+ * @param {string} text
+ * @param {string} className
+ * @param {() => void} onClick
+ */
 function button(text, className, onClick) {
   const made = element("button", className, text);
   made.type = "button";
@@ -136,6 +183,13 @@ function button(text, className, onClick) {
   return made;
 }
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} className
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, className, text = "") {
   const made = document.createElement(tag);
   if (className) made.className = className;
@@ -143,6 +197,11 @@ function element(tag, className, text = "") {
   return made;
 }
 
+/**
+ * Set `target`'s text, only when it differs from the text it has.
+ * @param {HTMLElement} target
+ * @param {string} text
+ */
 function setText(target, text) {
   if (target.textContent !== text) target.textContent = text;
 }

@@ -14,6 +14,16 @@
 
 import { reducedMotion } from "../motion.js";
 
+/**
+ * A step's target as plain data (types.js's `TourTarget`): one of these names is set.
+ * @typedef {{action?: string, node?: string, link?: string, spot?: string}} Where
+ */
+
+/**
+ * A box on screen, in viewport pixels.
+ * @typedef {{left: number, top: number, width: number, height: number}} Box
+ */
+
 const MARGIN_PX = 8; // space kept between a target and the viewport's edges
 const STAGE_SLICE_PX = 140; // how much of the stage stays in view when we scroll
 const RING_PAD_PX = 6;
@@ -22,10 +32,15 @@ const LINK_RING_PX = 44; // a link's ring: a circle at its middle, not its whole
 const REPLACE_MS = 400; // re-place the ring now and then: layouts move under it
 const SETTLE_MS = 600; // a second look, once what came with the step has been drawn
 
-/** The element a target names in `root` (the lab page), or null. */
+/**
+ * The element a target names in `root` (the lab page), or null.
+ * @param {Where | null | undefined} where
+ * @param {ParentNode} [root]
+ * @returns {Element | null}
+ */
 export function findTarget(where, root = document) {
   if (!where) return null;
-  const quote = (value) => CSS.escape(String(value));
+  const quote = (/** @type {string} */ value) => CSS.escape(String(value));
   if (where.action) {
     return (
       root.querySelector(`form[data-action="${quote(where.action)}"]`) ??
@@ -42,6 +57,7 @@ export function findTarget(where, root = document) {
 /**
  * A ring that follows one element. `card` is the tour's card and `avoid()` its box (or
  * null): what not to scroll the element under, and what to keep in view with it.
+ * @param {{card: HTMLElement, avoid: () => DOMRect | null}} options
  */
 export function createSpotlight({ card, avoid }) {
   const ring = document.createElement("div");
@@ -49,11 +65,15 @@ export function createSpotlight({ card, avoid }) {
   ring.setAttribute("aria-hidden", "true");
   ring.hidden = true;
   document.body.append(ring);
+  /** @type {Where | null} */
   let where = null; // the target data
   let kind = "target";
+  /** @type {Element | null} */
   let element = null;
   let queued = false;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let again = null;
 
   function place() {
@@ -76,7 +96,8 @@ export function createSpotlight({ card, avoid }) {
       return;
     }
     ring.hidden = false;
-    const round = Boolean(where.link || where.node);
+    // `where` is set: `element` was found from it
+    const round = Boolean(/** @type {Where} */ (where).link || /** @type {Where} */ (where).node);
     ring.classList.toggle("is-round", round);
     ring.classList.toggle("is-look", kind === "look");
     const shape = ringShape(box);
@@ -88,7 +109,11 @@ export function createSpotlight({ card, avoid }) {
     });
   }
 
-  /** The ring's box around an element's box: a link's is a circle at its middle. */
+  /**
+   * The ring's box around an element's box: a link's is a circle at its middle.
+   * @param {Box} box
+   * @returns {Box}
+   */
   function ringShape(box) {
     return where?.link ? aroundMiddle(box) : padded(box, RING_PAD_PX);
   }
@@ -109,11 +134,15 @@ export function createSpotlight({ card, avoid }) {
   window.addEventListener("resize", soon, { passive: true });
 
   return {
-    /** Ring `target` (`kind` "target" or "look"); null takes the ring away. */
+    /**
+     * Ring `target` (`kind` "target" or "look"); null takes the ring away.
+     * @param {Where | null} target
+     * @param {"target" | "look"} [ringKind]
+     */
     show(target, ringKind = "target") {
       where = target;
       kind = ringKind;
-      clearInterval(timer);
+      clearInterval(/** @type {ReturnType<typeof setInterval> | undefined} */ (timer)); // null: none
       timer = null;
       if (!target) {
         element?.removeAttribute("data-tour-highlight");
@@ -139,13 +168,18 @@ export function createSpotlight({ card, avoid }) {
       };
       show();
       const ringed = where;
-      clearTimeout(again);
+      clearTimeout(/** @type {ReturnType<typeof setTimeout> | undefined} */ (again)); // null: none
       again = setTimeout(() => where === ringed && show(), SETTLE_MS);
     },
     element: () => element,
   };
 }
 
+/**
+ * @param {Box} box
+ * @param {number} pad
+ * @returns {Box}
+ */
 function padded(box, pad) {
   return {
     left: box.left - pad,
@@ -155,7 +189,11 @@ function padded(box, pad) {
   };
 }
 
-/** A link's line runs corner to corner of its box: ring the middle of it. */
+/**
+ * A link's line runs corner to corner of its box: ring the middle of it.
+ * @param {Box} box
+ * @returns {Box}
+ */
 function aroundMiddle(box) {
   const x = box.left + box.width / 2;
   const y = box.top + box.height / 2;
@@ -168,6 +206,10 @@ function aroundMiddle(box) {
  * element (`shapeOf` its box) is in view and not under `cover` (the card's box, or null)
  * or a stage that stays in view; when the element lies outside a stage that scrolls
  * with the page and both fit, a slice of the stage's nearest edge stays in view as well.
+ * @param {Element} element
+ * @param {(box: Box) => Box} shapeOf
+ * @param {DOMRect | null} cover
+ * @param {HTMLElement} cardElement
  */
 function scrollToShow(element, shapeOf, cover, cardElement) {
   openClosedDetails(element);
@@ -179,6 +221,7 @@ function scrollToShow(element, shapeOf, cover, cardElement) {
   // what else to keep in view, when it fits: the card (unless it stays in view by
   // itself), or at least its foot (its buttons), then a slice of the stage nearest the
   // element (unless the stage stays in view by itself)
+  /** @type {[number, number][]} */
   const extras = [];
   const cardStays = [cardElement, cardElement?.firstElementChild].some(
     (part) => part && staysInView(part),
@@ -212,6 +255,9 @@ function scrollToShow(element, shapeOf, cover, cardElement) {
  * The part of the viewport where an element with box `box` is seen whole: not under the
  * card (`cover`) nor under a stage that stays in view (sticky, on a phone) when the
  * element is outside it.
+ * @param {{left: number, right: number, top: number, bottom: number}} box
+ * @param {DOMRect | null} cover
+ * @param {Element} element
  */
 function visibleBand(box, cover, element) {
   let top = MARGIN_PX;
@@ -230,19 +276,29 @@ function visibleBand(box, cover, element) {
   return { top, bottom: Math.max(bottom, top + 80) };
 }
 
-/** Whether `element` stays in view as the page scrolls (sticky, or fixed). */
+/**
+ * Whether `element` stays in view as the page scrolls (sticky, or fixed).
+ * @param {Element} element
+ */
 function staysInView(element) {
   return /sticky|fixed/.test(getComputedStyle(element).position);
 }
 
-/** A target inside a folded `<details>` (a collapsed group of controls) is unfolded. */
+/**
+ * A target inside a folded `<details>` (a collapsed group of controls) is unfolded.
+ * @param {Element} element
+ */
 function openClosedDetails(element) {
   for (let node = element.parentElement; node; node = node.parentElement) {
-    if (node.tagName === "DETAILS" && !node.open) node.open = true;
+    const details = /** @type {HTMLDetailsElement} */ (node); // when its tagName says so
+    if (node.tagName === "DETAILS" && !details.open) details.open = true;
   }
 }
 
-/** Boxes that scroll on their own (a rail, a table) are scrolled to the element first. */
+/**
+ * Boxes that scroll on their own (a rail, a table) are scrolled to the element first.
+ * @param {Element} element
+ */
 function scrollInnerBoxes(element) {
   for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
     const style = getComputedStyle(node);
