@@ -125,7 +125,6 @@ NOT_YET_TYPED = {
     "static/js/labs/range-splits/",
     "static/js/labs/replication/",
     "static/js/labs/scatter-gather/",
-    "static/js/labs/two-phase-commit/",
 }
 
 
