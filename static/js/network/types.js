@@ -59,8 +59,8 @@
  */
 
 /**
- * A lab's snapshot with its network (and clock): what the network view draws.
- * @typedef {{playback?: Playback, network?: NetworkSnapshot, [key: string]: any}} NetworkLabSnapshot
+ * What the network view reads of a lab's snapshot: its network and its clock.
+ * @typedef {{playback?: Playback, network?: NetworkSnapshot}} NetworkLabSnapshot
  */
 
 /**
