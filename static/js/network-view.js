@@ -22,7 +22,14 @@ import { createKindStyles, legendEntries, shapePath } from "./network/styles.js"
 import { fitToRoom } from "./stage-fit.js";
 
 /** @import { Positions } from "./network/layout.js" */
+/**
+ * @import { KindDeclared, LegendEntry, MessageLost, NetLink, NetMessage, NetNode,
+ *   NetworkLabSnapshot, NetworkSnapshot, Point } from "./network/types.js"
+ */
 /** @import { Declaration, Frame, RendererSlots, Send, Snapshot } from "./types.js" */
+/** @typedef {import("d3").Selection<SVGGElement, NetLink, SVGGElement, unknown>} LinkSelection */
+/** @typedef {import("d3").Selection<SVGGElement, NetNode, SVGGElement, unknown>} NodeSelection */
+/** @typedef {import("d3").EnterElement} EnterElement */
 
 /**
  * What a lab tells the network view (createNetworkView); every one is optional.
@@ -31,10 +38,10 @@ import { fitToRoom } from "./stage-fit.js";
  * @property {Declaration | null} [declaration] only declared actions are offered by clicking
  * @property {RendererSlots["onError"] | null} [onError] the renderer's `slots.onError`
  * @property {Positions | null} [positions] where nodes go; the rest go on a circle
- * @property {Record<string, {label: string, colour: string, shape: string}>} [kinds]
- *   message dots by kind (shape: circle, square, diamond, triangle)
- * @property {((message: any) => string | null) | null} [messageLabel] captions a dot
- * @property {((node: any, snapshot: Snapshot | null) => string) | null} [describeNode]
+ * @property {Record<string, KindDeclared>} [kinds]
+ *   message dots by kind (shape: circle, square, diamond, triangle, hexagon)
+ * @property {((message: NetMessage) => string | null) | null} [messageLabel] captions a dot
+ * @property {((node: NetNode, snapshot: Snapshot | null) => string) | null} [describeNode]
  *   adds to a node's accessible name
  * @property {string} [label] the drawing's accessible name
  * @property {{wide: [number, number], narrow: [number, number]}
@@ -47,6 +54,24 @@ import { fitToRoom } from "./stage-fit.js";
  *   (default: its id, cut to 3 characters past 4)
  */
 
+/**
+ * The drawing's sizes and where its nodes are (the network view's `layout`):
+ * `outward(id)` is the unit vector from the drawing's centre towards node `id`.
+ * @typedef {object} NetworkLayout
+ * @property {number} width the viewBox's
+ * @property {number} height
+ * @property {boolean} narrow
+ * @property {number} scale CSS pixels per viewBox unit
+ * @property {Map<string, Point>} positions
+ * @property {number} radius a node's
+ * @property {(id: string) => Point} outward
+ */
+
+/**
+ * A network view, as createNetworkView returns it.
+ * @typedef {ReturnType<typeof createNetworkView>} NetworkView
+ */
+
 const NARROW_BELOW_PX = 560;
 const ACTIONS = {
   cut: "cut_link",
@@ -55,6 +80,7 @@ const ACTIONS = {
   restart: "restart_node",
   split: "split",
 };
+/** @typedef {keyof typeof ACTIONS} ActionKey what a click can do */
 
 /**
  * Draw a network into `container`. Options:
@@ -89,20 +115,25 @@ export function createNetworkView(container, options = {}) {
     nodeMark = null,
   } = options;
   const fixed = new Set(fixedNodes);
-  const markOf = (id) => nodeMark?.(id) ?? shortId(id);
+  const markOf = (/** @type {string} */ id) => nodeMark?.(id) ?? shortId(id);
   const names = { ...ACTIONS, ...(options.actions ?? {}) };
   const declared = new Set((declaration?.actions ?? []).map((a) => a.name));
-  const can = (what) => !declaration || declared.has(names[what]);
+  const can = (/** @type {ActionKey} */ what) => !declaration || declared.has(names[what]);
   const styleOf = createKindStyles(kinds);
   const clock = createVirtualClock({ extrapolate: !reducedMotion() });
+  /** @type {((layout: NetworkLayout) => void)[]} */
   const layoutListeners = [];
+  /** @type {string[]} */
   const seenKinds = [];
+  /** @type {NetworkLabSnapshot | null} */
   let snapshot = null;
   let layout = { width: 0, height: 0, narrow: false, scale: 1 };
   let pixelRatio = 0; // the canvas's pixels per CSS pixel (0: read it at the next paint)
   let legendKey = ""; // the kinds the legend shows
   let placed = 0; // how many times the nodes were placed (a link or node drawn since is up to date)
+  /** @type {Map<string, Point>} */
   let positions = new Map();
+  /** @type {number | null} */
   let raf = null;
   let nodeKey = "";
 
@@ -171,8 +202,7 @@ export function createNetworkView(container, options = {}) {
         nodes: () => positions,
         onSplit: (group) => act(names.split, { group: group.join(",") }),
         onMark(sides) {
-          nodeLayer
-            .selectAll("g.net-node")
+          /** @type {NodeSelection} */ (nodeLayer.selectAll("g.net-node"))
             .classed("side-a", (d) => Boolean(sides?.a.includes(d.id)))
             .classed("side-b", (d) => Boolean(sides?.b.includes(d.id)));
         },
@@ -180,6 +210,7 @@ export function createNetworkView(container, options = {}) {
     : () => {};
   figure.classList.toggle("can-split", can("split"));
 
+  /** @type {Set<string | null | undefined>} */
   const myRefs = new Set();
   onError?.((problem) => {
     if (!myRefs.has(problem.ref)) return false;
@@ -191,6 +222,10 @@ export function createNetworkView(container, options = {}) {
     return true;
   });
 
+  /**
+   * @param {string} action
+   * @param {Record<string, unknown>} args
+   */
   function act(action, args) {
     error.hidden = true;
     const ref = send(action, args);
@@ -247,8 +282,7 @@ export function createNetworkView(container, options = {}) {
     const links = snapshot?.network?.links ?? [];
     const showLatency = links.length <= 6;
     const centre = middleOf(positions);
-    linkLayer
-      .selectAll("g.net-link")
+    /** @type {LinkSelection} */ (linkLayer.selectAll("g.net-link"))
       .data(
         links.filter((l) => positions.has(l.a) && positions.has(l.b)),
         (d) => d.id,
@@ -257,8 +291,9 @@ export function createNetworkView(container, options = {}) {
       .each((d, i, all) => {
         const shown = [placed, d.up, d.latency_ms, showLatency, nodeText(d.a), nodeText(d.b)];
         if (showing(all[i], shown.join("|"))) return;
-        const a = positions.get(d.a);
-        const b = positions.get(d.b);
+        // (only links whose ends are placed are drawn)
+        const a = /** @type {Point} */ (positions.get(d.a));
+        const b = /** @type {Point} */ (positions.get(d.b));
         const g = d3.select(all[i]);
         g.classed("is-cut", !d.up)
           .attr("data-link", d.id)
@@ -280,6 +315,10 @@ export function createNetworkView(container, options = {}) {
       });
   }
 
+  /**
+   * @param {import("d3").Selection<EnterElement, NetLink, SVGGElement, unknown>} enter
+   * @returns {LinkSelection}
+   */
   function enterLink(enter) {
     const g = enter.append("g").attr("class", "net-link");
     if (can("cut") || can("heal")) {
@@ -298,6 +337,7 @@ export function createNetworkView(container, options = {}) {
     return g;
   }
 
+  /** @param {NetLink} link */
   function toggleLink(link) {
     const current = linkById(link.id) ?? link;
     if (current.up && can("cut")) act(names.cut, { link: current.id });
@@ -306,14 +346,13 @@ export function createNetworkView(container, options = {}) {
 
   function drawNodes() {
     const nodes = (snapshot?.network?.nodes ?? []).filter((n) => positions.has(n.id));
-    nodeLayer
-      .selectAll("g.net-node")
+    /** @type {NodeSelection} */ (nodeLayer.selectAll("g.net-node"))
       .data(nodes, (d) => d.id)
       .join((enter) => enterNode(enter))
       .each((d, i, all) => {
         const name = nodeName(d);
         if (showing(all[i], [placed, d.up, d.label, name].join("|"))) return;
-        const at = positions.get(d.id);
+        const at = /** @type {Point} */ (positions.get(d.id));
         const g = d3.select(all[i]);
         g.classed("is-down", !d.up)
           .attr("data-node", d.id)
@@ -326,13 +365,12 @@ export function createNetworkView(container, options = {}) {
         g.select(".node-label").text(d.label && d.label !== d.id ? ` ${t(d.label)}` : "");
         g.select(".node-stopped").attr("visibility", d.up ? "hidden" : "visible");
       });
-    panelLayer
-      .selectAll("g.node-panel")
+    /** @type {NodeSelection} */ (panelLayer.selectAll("g.node-panel"))
       .data(nodes, (d) => d.id)
       .join((enter) => enter.append("g").attr("class", "node-panel"))
       .each((d, i, all) => {
         if (showing(all[i], `${placed}|${d.up}`)) return;
-        const at = positions.get(d.id);
+        const at = /** @type {Point} */ (positions.get(d.id));
         d3.select(all[i])
           .attr("data-node", d.id)
           .classed("is-down", !d.up)
@@ -340,6 +378,10 @@ export function createNetworkView(container, options = {}) {
       });
   }
 
+  /**
+   * @param {import("d3").Selection<EnterElement, NetNode, SVGGElement, unknown>} enter
+   * @returns {NodeSelection}
+   */
   function enterNode(enter) {
     const g = enter.append("g").attr("class", "net-node");
     if (can("stop") || can("restart")) {
@@ -373,25 +415,37 @@ export function createNetworkView(container, options = {}) {
     return g;
   }
 
+  /** @param {NetNode} node */
   function toggleNode(node) {
     const current = nodeById(node.id) ?? node;
     if (current.up && can("stop")) act(names.stop, { node: current.id });
     else if (!current.up && can("restart")) act(names.restart, { node: current.id });
   }
 
+  /** @param {string} id */
   function linkById(id) {
     return snapshot?.network?.links?.find((l) => l.id === id);
   }
 
+  /** @param {string} id */
   function nodeById(id) {
     return snapshot?.network?.nodes?.find((n) => n.id === id);
   }
 
+  /**
+   * What a node is called: its label (translated), else its id.
+   * @param {string} id
+   */
   function nodeText(id) {
     const node = nodeById(id);
     return node?.label && node.label !== id ? t(node.label) : id;
   }
 
+  /**
+   * A link's accessible name: its ends, its state, and what pressing it does.
+   * @param {NetLink} link
+   * @returns {string}
+   */
   function linkName(link) {
     const between = fmt(t("Link between %(a)s and %(b)s"), {
       a: nodeText(link.a),
@@ -409,6 +463,10 @@ export function createNetworkView(container, options = {}) {
     return can("cut") ? `${state} ${t("Press to cut it.")}` : state;
   }
 
+  /**
+   * @param {NetNode} node
+   * @returns {string}
+   */
   function nodeName(node) {
     // what a sighted user reads on the node (its letter, and its label above it), so
     // that a voice user can say what they see (WCAG 2.5.3, label in name)
@@ -432,6 +490,10 @@ export function createNetworkView(container, options = {}) {
     return joinSentences([state, extra, verb]);
   }
 
+  /**
+   * @param {LegendEntry[]} entries
+   * @param {string} key what they are, to tell when they change
+   */
   function drawLegend(entries, key) {
     legendKey = key;
     d3.select(legend)
@@ -487,10 +549,12 @@ export function createNetworkView(container, options = {}) {
     if (counts.textContent !== text) counts.textContent = text;
   }
 
+  /** @param {number} [now] */
   function paint(now = performance.now()) {
     messages.paint(clock.now(now), now);
   }
 
+  /** @param {number} now */
   function tick(now) {
     raf = null;
     paint(now);
@@ -510,6 +574,7 @@ export function createNetworkView(container, options = {}) {
      */
     update(next, frame = null) {
       snapshot = next;
+      /** @type {Partial<NetworkSnapshot>} */
       const network = next?.network ?? {};
       clock.sync(
         next?.playback ?? { now_ms: network.now_ms },
@@ -523,7 +588,9 @@ export function createNetworkView(container, options = {}) {
       }
       messages.set(network);
       for (const event of frame?.events ?? []) {
-        if (event.type === "message_lost") messages.lost(event, reducedMotion());
+        if (event.type === "message_lost") {
+          messages.lost(/** @type {MessageLost} */ (event), reducedMotion());
+        }
         // only message events name a message kind; a lab's own events may use `kind` too
         const message = event.type === "message_sent" || event.type === "message_lost";
         if (message && event.kind && !seenKinds.includes(event.kind)) seenKinds.push(event.kind);
@@ -534,18 +601,27 @@ export function createNetworkView(container, options = {}) {
       if (raf === null) paint();
       schedule();
     },
-    /** The `<g>` drawn at node `id` (its centre is 0,0) for the lab's own marks. */
+    /**
+     * The `<g>` drawn at node `id` (its centre is 0,0) for the lab's own marks.
+     * @param {string} id
+     * @returns {SVGGElement | null}
+     */
     panel(id) {
-      return panelLayer
-        .selectAll("g.node-panel")
+      return /** @type {NodeSelection} */ (panelLayer.selectAll("g.node-panel"))
         .filter((d) => d.id === id)
         .node();
     },
-    /** Every node's panel as a d3 selection bound to the node data. */
+    /**
+     * Every node's panel as a d3 selection bound to the node data.
+     * @returns {NodeSelection}
+     */
     get panels() {
       return panelLayer.selectAll("g.node-panel");
     },
-    /** Sizes and positions: {width, height, narrow, scale, positions, radius, outward(id)}. */
+    /**
+     * Sizes and positions: {width, height, narrow, scale, positions, radius, outward(id)}.
+     * @returns {NetworkLayout}
+     */
     get layout() {
       return {
         ...layout,
@@ -554,7 +630,10 @@ export function createNetworkView(container, options = {}) {
         outward: (id) => outward(positions.get(id) ?? { x: 0, y: 0 }, layout.width, layout.height),
       };
     },
-    /** Call `listener(layout)` whenever nodes are placed anew (first draw, phone ↔ wide). */
+    /**
+     * Call `listener(layout)` whenever nodes are placed anew (first draw, phone ↔ wide).
+     * @param {(layout: NetworkLayout) => void} listener
+     */
     onLayout(listener) {
       layoutListeners.push(listener);
     },
@@ -578,13 +657,21 @@ export function createNetworkView(container, options = {}) {
 
 const shownKeys = new WeakMap();
 
-/** Whether `element` already shows what `key` sums up; else notes that it will. */
+/**
+ * Whether `element` already shows what `key` sums up; else notes that it will.
+ * @param {Element} element
+ * @param {string} key
+ */
 function showing(element, key) {
   if (shownKeys.get(element) === key) return true;
   shownKeys.set(element, key);
   return false;
 }
 
+/**
+ * Whether a key press presses a button (Enter or Space); the page does nothing else with it.
+ * @param {KeyboardEvent} event
+ */
 function pressed(event) {
   if (event.key !== "Enter" && event.key !== " ") return false;
   event.preventDefault();
@@ -595,6 +682,10 @@ function pressed(event) {
 /**
  * Where a link's label goes: beside its middle, clear of both dot lanes, on the side away
  * from the middle of the drawing (upwards when the link passes through it).
+ * @param {Point} a
+ * @param {Point} b
+ * @param {Point} centre
+ * @returns {{x: number, y: number, anchor: "start" | "end" | "middle"}}
  */
 function labelPlace(a, b, centre) {
   const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
@@ -610,6 +701,11 @@ function labelPlace(a, b, centre) {
   return { x: ux * gap, y: uy * gap + baseline, anchor };
 }
 
+/**
+ * The centre of the nodes.
+ * @param {Map<string, Point>} positions
+ * @returns {Point}
+ */
 function middleOf(positions) {
   let x = 0;
   let y = 0;
@@ -621,24 +717,28 @@ function middleOf(positions) {
   return { x: x / n, y: y / n };
 }
 
+/** @param {string} id */
 function shortId(id) {
   return id.length <= 4 ? id : id.slice(0, 3);
 }
 
+/** @param {NetLink} link */
 function latencyText(link) {
-  const [lo, hi] = link.latency_ms ?? [];
+  const [lo, hi] = /** @type {number[]} */ (link.latency_ms ?? []);
   if (lo === undefined) return "";
   return lo === hi
     ? fmt(t("%(ms)s ms"), { ms: num(lo) })
     : fmt(t("%(lo)s–%(hi)s ms"), { lo: num(lo), hi: num(hi) });
 }
 
+/** @param {LegendEntry} entry */
 function legendPath(entry) {
   if (entry.shape === "cross") return "M-5,-5L5,5M5,-5L-5,5";
   if (entry.shape === "held") return shapePath("circle", 5);
   return shapePath(entry.shape, 5);
 }
 
+/** @param {(what: ActionKey) => boolean} can */
 function hintText(can) {
   const parts = [];
   if (can("cut") || can("heal")) parts.push(t("Click a link to cut or heal it."));

@@ -122,13 +122,9 @@ NOT_YET_TYPED = {
     "static/js/labs/cache-stampede/",
     "static/js/labs/graph-traversal/",
     "static/js/labs/hash-placement/",
-    "static/js/labs/partition-cap/",
-    "static/js/labs/quorum/",
     "static/js/labs/range-splits/",
-    "static/js/labs/rate-limit-race/",
     "static/js/labs/replication/",
     "static/js/labs/scatter-gather/",
-    "static/js/labs/two-phase-commit/",
 }
 
 

@@ -3,10 +3,15 @@
  * (a circle unless the lab says otherwise), and points along a link.
  */
 
+/** @import { Point } from "./types.js" */
+
 export const NODE_RADIUS = 24;
 const LANE = 5; // the two directions of a link fly a little apart
 
-/** The viewBox sizes: one for wide screens, one for phones. */
+/**
+ * The viewBox sizes: one for wide screens, one for phones.
+ * @type {{wide: [number, number], narrow: [number, number]}}
+ */
 export const SIZES = { wide: [960, 440], narrow: [400, 520] };
 
 /**
@@ -24,7 +29,7 @@ export const SIZES = { wide: [960, 440], narrow: [400, 520] };
  * @param {{id: string}[]} nodes
  * @param {{width: number, height: number, narrow: boolean}} size
  * @param {Positions | null} [positions]
- * @returns {Map<string, {x: number, y: number}>}
+ * @returns {Map<string, Point>}
  */
 export function placeNodes(nodes, { width, height, narrow }, positions = null) {
   const chosen =
@@ -35,13 +40,21 @@ export function placeNodes(nodes, { width, height, narrow }, positions = null) {
     const fraction = chosen?.[node.id];
     placed.set(
       node.id,
-      fraction ? { x: fraction[0] * width, y: fraction[1] * height } : circle.get(node.id),
+      fraction
+        ? { x: fraction[0] * width, y: fraction[1] * height }
+        : /** @type {Point} */ (circle.get(node.id)),
     );
   }
   return placed;
 }
 
-/** Nodes evenly on a circle, the first at the top, clockwise. */
+/**
+ * Nodes evenly on a circle, the first at the top, clockwise.
+ * @param {{id: string}[]} nodes
+ * @param {number} width
+ * @param {number} height
+ * @returns {Map<string, Point>}
+ */
 function circleLayout(nodes, width, height) {
   const cx = width / 2;
   const cy = height / 2;
@@ -62,7 +75,13 @@ function circleLayout(nodes, width, height) {
   return out;
 }
 
-/** The unit vector from the drawing's centre towards `point` (for placing panels outward). */
+/**
+ * The unit vector from the drawing's centre towards `point` (for placing panels outward).
+ * @param {Point} point
+ * @param {number} width
+ * @param {number} height
+ * @returns {Point}
+ */
 export function outward(point, width, height) {
   const dx = point.x - width / 2;
   const dy = point.y - height / 2;
@@ -71,8 +90,19 @@ export function outward(point, width, height) {
 }
 
 /**
+ * A message's path on its link: it starts at (x0, y0) and runs (dx, dy); `at(progress)` is
+ * the point `progress` (0..1) of the way along.
+ * @typedef {{x0: number, y0: number, dx: number, dy: number,
+ *   at: (progress: number) => Point}} MessagePath
+ */
+
+/**
  * A message's path on its link: from the edge of `from`'s circle to the edge of `to`'s,
  * shifted sideways into its direction's lane. Returns `at(progress) → {x, y}`.
+ * @param {Point} from
+ * @param {Point} to
+ * @param {number} [radius]
+ * @returns {MessagePath}
  */
 export function messagePath(from, to, radius = NODE_RADIUS) {
   const dx = to.x - from.x;
@@ -91,13 +121,20 @@ export function messagePath(from, to, radius = NODE_RADIUS) {
     y0,
     dx: ux * span,
     dy: uy * span,
+    /** @param {number} progress */
     at(progress) {
       return { x: x0 + ux * span * progress, y: y0 + uy * span * progress };
     },
   };
 }
 
-/** Which side of the line a→b the point p is on: -1, 0 or 1. */
+/**
+ * Which side of the line a→b the point p is on: -1, 0 or 1.
+ * @param {Point} a
+ * @param {Point} b
+ * @param {Point} p
+ * @returns {number}
+ */
 export function sideOf(a, b, p) {
   const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
   return Math.sign(cross);

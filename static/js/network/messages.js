@@ -14,6 +14,9 @@ import { reducedMotion } from "../motion.js";
 import { HOLLOW_RIM, LOST_COLOUR, traceShape } from "./styles.js";
 import { messagePath } from "./layout.js";
 
+/** @import { MessagePath } from "./layout.js" */
+/** @import { KindStyle, MessageLost, NetMessage, NetworkSnapshot, Point } from "./types.js" */
+
 const DOT_RADIUS = 6;
 const BURST_MS = 1400;
 const HELD_GAP = 13;
@@ -31,6 +34,9 @@ const STILL_FAINTEST = 0.2;
  * Where a message `progress` (0..1) of the way through its flight is drawn along its link,
  * and how opaque: {along, alpha}. Moving, it travels; with motion reduced it fades out
  * at one end and in at the other.
+ * @param {number} progress
+ * @param {boolean} still
+ * @returns {{along: number, alpha: number}}
  */
 function flightPlace(progress, still) {
   if (!still) return { along: progress, alpha: 1 };
@@ -39,24 +45,51 @@ function flightPlace(progress, still) {
 }
 
 /**
+ * A dot's image, drawn once per style and size; (x, y): where the dot's centre is in it.
+ * @typedef {{image: HTMLCanvasElement, x: number, y: number}} Sprite
+ */
+
+/**
+ * A message in flight, and what was worked out to draw it under layout `version`.
+ * @typedef {{message: NetMessage,
+ *   drawn: {version: number, path: MessagePath | null, image: Sprite | null} | null}} InFlight
+ */
+
+/**
+ * Where a lost message died, and when (wall time) its burst began; `still`: motion reduced.
+ * @typedef {Point & {born: number, still: boolean}} Burst
+ */
+
+/**
  * A painter over `canvas`; `styleOf(kind)` styles a dot, `labelOf(message)` may caption it.
  * @param {HTMLCanvasElement} canvas
- * @param {{styleOf: (kind: string) => {colour: string, shape: string},
- *   labelOf?: ((message: any) => string | null) | null,
- *   cutPoint: (from: string, to: string, offset: number) => {x: number, y: number} | null}} options
+ * @param {{styleOf: (kind: string) => KindStyle,
+ *   labelOf?: ((message: NetMessage) => string | null) | null,
+ *   cutPoint: (from: string, to: string, offset: number) => Point | null}} options
  */
 export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }) {
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
+  /** @type {InFlight[]} */
   let inFlight = []; // [{message, drawn}]: drawn = {version, path, image} once painted
   let version = 0; // the layout's; what was worked out for a message under another is redone
+  /** @type {NetMessage[]} */
   let held = [];
+  /** @type {Burst[]} */
   let bursts = [];
+  /** @type {Map<string, Point>} */
   let positions = new Map();
   let scale = 1;
   let ratio = 0; // canvas pixels per CSS pixel; 0: not known yet (read from the canvas)
+  /** @type {Map<string, MessagePath>} */
   let paths = new Map(); // "from>to" → path, rebuilt when the layout changes
+  /** @type {Map<string, Sprite>} */
   let sprites = new Map(); // "shape colour outline width caption" → drawn at this size
 
+  /**
+   * @param {string} from
+   * @param {string} to
+   * @returns {MessagePath | null}
+   */
   function pathFor(from, to) {
     const key = `${from}>${to}`;
     let path = paths.get(key);
@@ -73,6 +106,12 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
   /**
    * The dot of `style` (and outline), with its caption `text` if any, drawn once at `k`
    * canvas pixels per unit; `x`, `y` are where the dot's centre falls in the image.
+   * @param {KindStyle} style
+   * @param {string} outline
+   * @param {number} width
+   * @param {string} text
+   * @param {number} k
+   * @returns {Sprite}
    */
   function sprite(style, outline, width, text, k) {
     const key = `${style.shape} ${style.hollow} ${style.colour} ${outline} ${width} ${text}`;
@@ -110,12 +149,25 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
     return found;
   }
 
-  /** A dot (and caption) at (x, y) in user units, copied from its sprite. */
+  /**
+   * A dot (and caption) at (x, y) in user units, copied from its sprite.
+   * @param {number} x
+   * @param {number} y
+   * @param {KindStyle} style
+   * @param {number} k
+   * @param {{text?: string, outline?: string, width?: number}} [look]
+   */
   function dot(x, y, style, k, { text = "", outline = "#ffffff", width = 1.5 } = {}) {
     const image = sprite(style, outline, width, text, k);
     ctx.drawImage(image.image, Math.round(x * k) - image.x, Math.round(y * k) - image.y);
   }
 
+  /**
+   * @param {CanvasRenderingContext2D} c
+   * @param {string} text
+   * @param {number} x
+   * @param {number} y
+   */
   function caption(c, text, x, y) {
     c.font = CAPTION_FONT;
     c.lineWidth = 3;
@@ -125,6 +177,10 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
     c.fillText(text, x + CAPTION_X, y - CAPTION_Y);
   }
 
+  /**
+   * @param {Burst} burst
+   * @param {number} now
+   */
   function drawBurst(burst, now) {
     const age = Math.min(1, (now - burst.born) / BURST_MS);
     const { x, y } = burst;
@@ -149,6 +205,9 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
     /**
      * New positions (a Map id → {x, y}), the viewBox→CSS pixel scale and the canvas
      * pixels per CSS pixel (else read from the canvas's size at the next paint).
+     * @param {Map<string, Point>} nextPositions
+     * @param {number} nextScale
+     * @param {number} [nextRatio]
      */
     layout(nextPositions, nextScale, nextRatio = 0) {
       positions = nextPositions;
@@ -158,12 +217,19 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
       sprites = new Map();
       version += 1;
     },
-    /** What is on the wire now, from the network snapshot. */
+    /**
+     * What is on the wire now, from the network snapshot.
+     * @param {Partial<NetworkSnapshot> | null | undefined} network
+     */
     set(network) {
       inFlight = (network?.in_flight ?? []).map((message) => ({ message, drawn: null }));
       held = network?.held ?? [];
     },
-    /** A message died: a burst where it was at `at_ms` (progress along its flight). */
+    /**
+     * A message died: a burst where it was at `at_ms` (progress along its flight).
+     * @param {MessageLost} event
+     * @param {boolean} reducedMotion
+     */
     lost(event, reducedMotion) {
       const path = pathFor(event.from, event.to);
       if (!path) return;
@@ -179,7 +245,11 @@ export function createMessageLayer(canvas, { styleOf, labelOf = null, cutPoint }
     get counts() {
       return { inFlight: inFlight.length, held: held.length, bursts: bursts.length };
     },
-    /** Paint everything at virtual time `vt` (and wall time `now` for bursts). */
+    /**
+     * Paint everything at virtual time `vt` (and wall time `now` for bursts).
+     * @param {number} vt
+     * @param {number} [now]
+     */
     paint(vt, now = performance.now()) {
       // (reading the canvas's CSS width would lay the page out if anything changed)
       if (!ratio) ratio = canvas.width / Math.max(1, canvas.clientWidth || 1);

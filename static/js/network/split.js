@@ -7,25 +7,55 @@
 import d3 from "d3";
 import { sideOf } from "./layout.js";
 
+/** @import { Point } from "./types.js" */
+
 const MIN_LENGTH = 40; // shorter drags are clicks on the background, not splits
 
-/** Wire the gesture: `backdrop` takes the pointer, `layer` shows the line. */
+/**
+ * The two sides of a line being drawn: the nodes on either side.
+ * @typedef {{a: string[], b: string[]}} Sides
+ */
+
+/**
+ * Wire the gesture: `backdrop` takes the pointer, `layer` shows the line. Returns what
+ * unwires it.
+ * @param {object} parts
+ * @param {import("d3").Selection<SVGSVGElement, unknown, null, undefined>} parts.svg
+ * @param {import("d3").Selection<SVGRectElement, unknown, null, undefined>} parts.backdrop
+ * @param {import("d3").Selection<SVGGElement, unknown, null, undefined>} parts.layer
+ * @param {() => Map<string, Point>} parts.nodes where every node is now
+ * @param {(group: string[]) => void} parts.onSplit the smaller side, on release
+ * @param {(sides: Sides | null) => void} parts.onMark while dragging; null: no line
+ * @returns {() => void}
+ */
 export function enableSplitGesture({ svg, backdrop, layer, nodes, onSplit, onMark }) {
+  /** @type {Point | null} */
   let start = null;
+  /** @type {number | null} */
   let pointerId = null;
+  // the backdrop's element (there while the gesture is wired)
+  const surface = () => /** @type {SVGRectElement} */ (backdrop.node());
   const line = layer.append("line").attr("class", "split-line").attr("visibility", "hidden");
 
+  /**
+   * @param {Point} end
+   * @returns {[string[], string[]]}
+   */
   function sides(end) {
     const a = [];
     const b = [];
     for (const [id, point] of nodes()) {
-      const side = sideOf(start, end, point);
+      const side = sideOf(/** @type {Point} */ (start), end, point);
       if (side > 0) a.push(id);
       else if (side < 0) b.push(id);
     }
     return [a, b];
   }
 
+  /**
+   * @param {PointerEvent} event
+   * @param {boolean} commit
+   */
   function finish(event, commit) {
     if (!start) return;
     const end = { x: d3.pointer(event, svg.node())[0], y: d3.pointer(event, svg.node())[1] };
@@ -34,8 +64,8 @@ export function enableSplitGesture({ svg, backdrop, layer, nodes, onSplit, onMar
     start = null;
     line.attr("visibility", "hidden");
     onMark(null);
-    if (pointerId !== null && backdrop.node().hasPointerCapture?.(pointerId)) {
-      backdrop.node().releasePointerCapture(pointerId);
+    if (pointerId !== null && surface().hasPointerCapture?.(pointerId)) {
+      surface().releasePointerCapture(pointerId);
     }
     pointerId = null;
     if (commit && long && a.length && b.length) onSplit(a.length <= b.length ? a : b);
@@ -47,7 +77,7 @@ export function enableSplitGesture({ svg, backdrop, layer, nodes, onSplit, onMar
       const [x, y] = d3.pointer(event, svg.node());
       start = { x, y };
       pointerId = event.pointerId;
-      backdrop.node().setPointerCapture?.(event.pointerId);
+      surface().setPointerCapture?.(event.pointerId);
       line.attr("x1", x).attr("y1", y).attr("x2", x).attr("y2", y);
       event.preventDefault();
     })
@@ -63,6 +93,7 @@ export function enableSplitGesture({ svg, backdrop, layer, nodes, onSplit, onMar
     .on("pointerup.split", (event) => finish(event, true))
     .on("pointercancel.split", (event) => finish(event, false));
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.key === "Escape" && start) {
       start = null;

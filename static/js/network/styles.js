@@ -7,6 +7,8 @@
 
 import { t } from "../i18n.js";
 
+/** @import { KindStyle, LegendEntry } from "./types.js" */
+
 export const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
 export const HOLLOW_RIM = 2.2; // a hollow shape's rim, in the drawing's units
 // Okabe-Ito, dark enough to read as a dot on white
@@ -14,8 +16,14 @@ const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#332288
 
 export const LOST_COLOUR = "#a3161a";
 
-/** A style lookup: `styleOf(kind) → {label, colour, shape}`. */
+/**
+ * A style lookup: `styleOf(kind) → {label, colour, shape}`; what a lab's `kinds` leave
+ * out of a kind's style is filled in.
+ * @param {Record<string, Partial<KindStyle>>} [kinds]
+ * @returns {(kind: string) => KindStyle}
+ */
 export function createKindStyles(kinds = {}) {
+  /** @type {Map<string, KindStyle>} */
   const cache = new Map();
   return function styleOf(kind) {
     if (kinds[kind]) {
@@ -30,10 +38,11 @@ export function createKindStyles(kinds = {}) {
         hollow: Math.floor(hash / COLOURS.length / SHAPES.length) % 2 === 1,
       });
     }
-    return cache.get(kind);
+    return /** @type {KindStyle} */ (cache.get(kind));
   };
 }
 
+/** @param {string} text */
 function stableHash(text) {
   let hash = 2166136261;
   for (let i = 0; i < text.length; i += 1) {
@@ -43,7 +52,14 @@ function stableHash(text) {
   return hash;
 }
 
-/** Trace `shape` of radius `r` at (x, y) on a canvas context (then fill/stroke it). */
+/**
+ * Trace `shape` of radius `r` at (x, y) on a canvas context (then fill/stroke it).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {string} shape
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ */
 export function traceShape(ctx, shape, x, y, r) {
   ctx.beginPath();
   if (shape === "square") {
@@ -67,7 +83,12 @@ export function traceShape(ctx, shape, x, y, r) {
   }
 }
 
-/** The same shape as an SVG path `d` centred on 0,0 (for the legend). */
+/**
+ * The same shape as an SVG path `d` centred on 0,0 (for the legend).
+ * @param {string} shape
+ * @param {number} r
+ * @returns {string}
+ */
 export function shapePath(shape, r) {
   if (shape === "square") {
     const s = r * 0.85;
@@ -88,7 +109,14 @@ export function shapePath(shape, r) {
   return `M${r},0A${r},${r} 0 1,1 ${-r},0A${r},${r} 0 1,1 ${r},0Z`;
 }
 
-/** Legend entries for the kinds in `kinds` (declared first, then those seen), plus lost/held. */
+/**
+ * Legend entries for the kinds in `kinds` (declared first, then those seen), plus lost/held.
+ * @param {(kind: string) => KindStyle} styleOf
+ * @param {Record<string, unknown>} declared
+ * @param {string[]} seen
+ * @param {{held?: boolean}} [options]
+ * @returns {LegendEntry[]}
+ */
 export function legendEntries(styleOf, declared, seen, { held = false } = {}) {
   const names = [...Object.keys(declared)];
   for (const kind of seen) if (!names.includes(kind)) names.push(kind);
@@ -99,7 +127,11 @@ export function legendEntries(styleOf, declared, seen, { held = false } = {}) {
   return entries;
 }
 
-/** A hexagon's corners around 0,0, flat side up, as wide as a circle of radius `r`. */
+/**
+ * A hexagon's corners around 0,0, flat side up, as wide as a circle of radius `r`.
+ * @param {number} r
+ * @returns {[number, number][]}
+ */
 function hexagon(r) {
   const s = r * 1.08;
   return [0, 1, 2, 3, 4, 5].map((i) => {

@@ -3,10 +3,21 @@
 import { fmt, joinNames, t } from "../../i18n.js";
 import { modeName, resultText, ruleName, serverName, vvText } from "./words.js";
 
-export function describeEvents(events, snapshot) {
+/** @import { LabEvent, Snapshot } from "../../types.js" */
+/** @import { PartitionEvent, PartitionSnapshot } from "./types.js" */
+
+/**
+ * Sentences for a frame's events; the others say nothing.
+ * @param {LabEvent[]} events
+ * @param {Snapshot | null} state the lab's snapshot (for the servers' cities)
+ * @returns {string[]}
+ */
+export function describeEvents(events, state) {
+  const snapshot = /** @type {PartitionSnapshot | null} */ (state);
   const out = [];
   const split = events.some((e) => e.type === "split");
-  for (const e of events) {
+  // (the events worded here are PartitionEvents; the branches tell them by their type)
+  for (const e of /** @type {PartitionEvent[]} */ (events)) {
     if (split && (e.type === "link_cut" || e.type === "link_healed")) continue;
     if (e.type === "op_completed") {
       const who = serverName(snapshot, e.server);

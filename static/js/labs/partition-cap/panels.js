@@ -8,12 +8,26 @@ import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
 import { vvText } from "./words.js";
 
+/** @import { NetworkView } from "../../network-view.js" */
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Copy, PartitionSnapshot } from "./types.js" */
+
+/**
+ * A line of a copy's box: its class and its text.
+ * @typedef {{cls: string, text: string}} Line
+ */
+
 const LINE = 15;
 const MIN_WIDTH = 116; // the box's narrowest, between the padding
 const PAD = 8;
 
-/** Fill the view's node panels from the snapshot's copies. */
-export function drawPanels(view, snapshot) {
+/**
+ * Fill the view's node panels from the snapshot's copies.
+ * @param {NetworkView} view
+ * @param {Snapshot} state the lab's snapshot
+ */
+export function drawPanels(view, state) {
+  const snapshot = /** @type {PartitionSnapshot} */ (state);
   const copies = new Map((snapshot.copies ?? []).map((c) => [c.server, c]));
   const top = view.layout.radius + 16;
   view.panels.each(function fill(node) {
@@ -42,12 +56,15 @@ export function drawPanels(view, snapshot) {
       .attr("y", (d, i) => top + i * LINE)
       .text((d) => d.text);
     // the box fits its widest line (the lines are centred on the server)
-    const width = Math.max(MIN_WIDTH, ...texts.nodes().map(textWidth)) + 2 * PAD;
+    const width = Math.max(MIN_WIDTH, .../** @type {SVGTextElement[]} */ (texts.nodes()).map(textWidth)) + 2 * PAD;
     bg.attr("x", -width / 2).attr("width", width);
   });
 }
 
-/** A line's drawn width in viewBox units (0 where the drawing is not laid out). */
+/**
+ * A line's drawn width in viewBox units (0 where the drawing is not laid out).
+ * @param {SVGTextElement} node
+ */
 function textWidth(node) {
   try {
     return node.getComputedTextLength();
@@ -56,7 +73,12 @@ function textWidth(node) {
   }
 }
 
+/**
+ * @param {Copy} copy
+ * @returns {Line[]}
+ */
 function panelLines(copy) {
+  /** @type {Line[]} */
   const lines = [
     {
       cls: "pc-seats",

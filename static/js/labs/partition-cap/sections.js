@@ -16,6 +16,22 @@ import {
   vvText,
 } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Client, Conflict, Meeting, Operation, PartitionSnapshot } from "./types.js" */
+
+/**
+ * A client's card: its box, and the parts written again with each snapshot.
+ * @typedef {{box: HTMLElement, title: HTMLElement, who: HTMLElement, answers: HTMLElement,
+ *   error: HTMLElement}} ClientCard
+ */
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -23,11 +39,18 @@ function el(tag, className, text) {
   return node;
 }
 
+/**
+ * @param {Node} node
+ * @param {string} text
+ */
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-/** The flight line, the rule and what the number of copies tolerates. */
+/**
+ * The flight line, the rule and what the number of copies tolerates.
+ * @param {HTMLElement} container
+ */
 export function createHeader(container) {
   const box = el("div", "pc-header");
   const flight = el("p", "pc-flight");
@@ -38,7 +61,9 @@ export function createHeader(container) {
   box.append(flight, rule, quorum, agree);
   container.append(box);
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {PartitionSnapshot} */ (state);
       const f = snapshot.flight;
       setText(
         flight,
@@ -67,12 +92,23 @@ export function createHeader(container) {
   };
 }
 
-/** One card per client: who, which server, the buttons, and the latest answers. */
+/**
+ * One card per client: who, which server, the buttons, and the latest answers.
+ * @param {HTMLElement} container
+ * @param {(action: string, args: Record<string, unknown>, box: HTMLElement) => unknown} act
+ *   sends an action from a client's card (`box`)
+ * @param {{readOnly?: boolean}} [options]
+ */
 export function createClients(container, act, { readOnly = false } = {}) {
   const row = el("div", "pc-clients");
   container.append(row);
+  /** @type {Map<string, ClientCard>} */
   const cards = new Map();
 
+  /**
+   * @param {Client} client
+   * @returns {ClientCard}
+   */
   function card(client) {
     const box = el("section", "pc-client");
     box.dataset.client = client.id;
@@ -81,6 +117,13 @@ export function createClients(container, act, { readOnly = false } = {}) {
     const buttons = el("div", "pc-buttons");
     // each button says it in full, and in two words where a phone has no room for more
     // (its accessible name stays the full one)
+    /**
+     * @param {string} key
+     * @param {string} label
+     * @param {string} short
+     * @param {string} action
+     * @param {() => Record<string, unknown>} args
+     */
     const make = (key, label, short, action, args) => {
       const button = el("button", "pc-act");
       button.append(el("span", "pc-act-long", label), el("span", "pc-act-short", short));
@@ -121,7 +164,9 @@ export function createClients(container, act, { readOnly = false } = {}) {
   }
 
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {PartitionSnapshot} */ (state);
       const clients = snapshot.clients ?? [];
       for (const [id, entry] of cards) {
         if (!clients.some((c) => c.id === id)) {
@@ -131,7 +176,7 @@ export function createClients(container, act, { readOnly = false } = {}) {
       }
       for (const client of clients) {
         if (!cards.has(client.id)) cards.set(client.id, card(client));
-        const entry = cards.get(client.id);
+        const entry = /** @type {ClientCard} */ (cards.get(client.id));
         setText(entry.title, fmt(t("Client in %(city)s"), { city: t(client.city) }));
         setText(
           entry.who,
@@ -148,6 +193,11 @@ export function createClients(container, act, { readOnly = false } = {}) {
         items.forEach(([li, op]) => fillAnswer(li, op));
       }
     },
+    /**
+     * Say a refusal on the card that sent it; false when no card did.
+     * @param {unknown} box
+     * @param {string} message
+     */
     showError(box, message) {
       const entry = [...cards.values()].find((c) => c.box === box);
       if (!entry) return false;
@@ -161,27 +211,43 @@ export function createClients(container, act, { readOnly = false } = {}) {
   };
 }
 
-/** Reuse list items in order; returns [li, datum] pairs. */
+/**
+ * Reuse list items in order; returns [li, datum] pairs.
+ * @template T
+ * @param {HTMLElement} list
+ * @param {T[]} data
+ * @param {"li" | "tr"} [tag]
+ * @returns {[HTMLElement, T][]}
+ */
 function d3items(list, data, tag = "li") {
-  while (list.children.length > data.length) list.lastElementChild.remove();
+  // (the loops' conditions say there is a last child, and a child at each index)
+  while (list.children.length > data.length) /** @type {Element} */ (list.lastElementChild).remove();
   while (list.children.length < data.length) list.append(el(tag));
-  return data.map((d, i) => [list.children[i], d]);
+  return data.map((d, i) => [/** @type {HTMLElement} */ (list.children[i]), d]);
 }
 
+/**
+ * @param {HTMLElement} li
+ * @param {Operation} op
+ */
 function fillAnswer(li, op) {
-  li.dataset.op = op.id;
+  li.dataset.op = String(op.id);
   li.dataset.result = op.result;
   li.dataset.action = op.action;
   const what =
     op.action === "book"
       ? fmt(t("#%(id)s book (%(mode)s)"), { id: op.id, mode: modeName(op.mode) })
       : fmt(t("#%(id)s board (%(mode)s)"), { id: op.id, mode: modeName(op.mode) });
-  const mark = { booked: "✓", answered: "✓", refused: "✕", failed: "✕", sold_out: "–" }[op.result] ?? "…";
+  const marks = /** @type {Record<string, string>} */ ({ booked: "✓", answered: "✓", refused: "✕", failed: "✕", sold_out: "–" });
+  const mark = marks[op.result] ?? "…";
   const text = `${mark} ${what}: ${resultText(op)}`;
   setText(li, text);
 }
 
-/** Every copy as a row: seats, bookings, version vector, and notes. */
+/**
+ * Every copy as a row: seats, bookings, version vector, and notes.
+ * @param {HTMLElement} container
+ */
 export function createCopies(container) {
   const wrap = el("div", "pc-copies-wrap");
   const table = el("table", "pc-copies");
@@ -199,11 +265,13 @@ export function createCopies(container) {
   wrap.append(table);
   container.append(wrap);
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {PartitionSnapshot} */ (state);
       const rows = d3items(body, snapshot.copies, "tr");
       for (const [tr, copy] of rows) {
         tr.dataset.server = copy.server;
-        tr.dataset.seats = copy.seats_remaining;
+        tr.dataset.seats = String(copy.seats_remaining);
         tr.classList.toggle("is-down", !copy.up);
         tr.classList.toggle("is-conflicting", copy.conflicting);
         const bookings = copy.versions.map((v, i) => {
@@ -238,7 +306,10 @@ export function createCopies(container) {
   };
 }
 
-/** What the copies found when they met, the conflict verdicts, and vanished bookings. */
+/**
+ * What the copies found when they met, the conflict verdicts, and vanished bookings.
+ * @param {HTMLElement} container
+ */
 export function createVerdicts(container) {
   const box = el("section", "pc-verdicts");
   box.dataset.spot = "verdicts"; // a tour step points here (tour/spotlight.js)
@@ -257,7 +328,9 @@ export function createVerdicts(container) {
   container.append(box);
 
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {PartitionSnapshot} */ (state);
       const lost = snapshot.vanished ?? [];
       vanished.hidden = lost.length === 0;
       for (const [li, v] of d3items(vanishedList, lost)) {
@@ -296,6 +369,10 @@ export function createVerdicts(container) {
   };
 }
 
+/**
+ * @param {PartitionSnapshot} snapshot
+ * @param {Conflict} c
+ */
 function conflictText(snapshot, c) {
   const vectors = c.vectors.map((v) => vvText(v)).join(t(" and "));
   const head = fmt(
@@ -321,6 +398,10 @@ function conflictText(snapshot, c) {
   return `${head} ${outcome}`;
 }
 
+/**
+ * @param {PartitionSnapshot} snapshot
+ * @param {Meeting} m
+ */
 function meetingText(snapshot, m) {
   const values = {
     at: msText(m.at_ms),
@@ -341,7 +422,10 @@ function meetingText(snapshot, m) {
   });
 }
 
-/** Every operation so far (the latest few), newest first. */
+/**
+ * Every operation so far (the latest few), newest first.
+ * @param {HTMLElement} container
+ */
 export function createOperations(container) {
   const box = el("section", "pc-ops");
   const title = el("h3", "", t("What the clients were told"));
@@ -350,10 +434,12 @@ export function createOperations(container) {
   box.append(title, list, more);
   container.append(box);
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {PartitionSnapshot} */ (state);
       const ops = (snapshot.operations ?? []).slice(-12).reverse();
       for (const [li, op] of d3items(list, ops)) {
-        li.dataset.op = op.id;
+        li.dataset.op = String(op.id);
         li.dataset.result = op.result;
         const when =
           op.complete_ms === null

@@ -2,10 +2,17 @@
 
 import { fmt, joinNames, num, t, tn } from "../../i18n.js";
 
+/** @import { KindDeclared } from "../../network/types.js" */
+/**
+ * @import { Answer, Booking, Operation, PartitionSnapshot, Version, VersionVector }
+ *   from "./types.js"
+ */
+
 /**
  * Message kinds: colour, shape and fill, so that no two differ by colour alone (a test
  * keeps it so): a refusal is a hollow promise, a release a hollow commit, a read
  * request a hollow reply.
+ * @returns {Record<string, KindDeclared>}
  */
 export function messageKinds() {
   return {
@@ -26,42 +33,67 @@ export function messageKinds() {
   };
 }
 
-/** `{A: 1, C: 1}`, or `{}` for a copy nobody has written. */
+/**
+ * `{A: 1, C: 1}`, or `{}` for a copy nobody has written.
+ * @param {VersionVector | null | undefined} vv
+ */
 export function vvText(vv) {
   const keys = Object.keys(vv ?? {}).sort();
-  return `{${keys.map((k) => `${k}: ${vv[k]}`).join(", ")}}`;
+  // (there are keys only where there is a vector)
+  return `{${keys.map((k) => `${k}: ${/** @type {VersionVector} */ (vv)[k]}`).join(", ")}}`;
 }
 
-/** The city of a server, from the snapshot's copies (the server id when unknown). */
+/**
+ * The city of a server, from the snapshot's copies (the server id when unknown).
+ * @param {PartitionSnapshot | null} snapshot
+ * @param {string} server
+ */
 export function cityOf(snapshot, server) {
   const copy = snapshot?.copies?.find((c) => c.server === server);
   return copy ? t(copy.city) : server;
 }
 
-/** "Frankfurt (A)". */
+/**
+ * "Frankfurt (A)".
+ * @param {PartitionSnapshot | null} snapshot
+ * @param {string} server
+ */
 export function serverName(snapshot, server) {
   return fmt(t("%(city)s (%(server)s)"), { city: cityOf(snapshot, server), server });
 }
 
+/**
+ * A conflict rule in words.
+ * @param {string} rule "lww", "app" or "siblings"
+ */
 export function ruleName(rule) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       lww: t("last writer wins"),
       app: t("application rule"),
       siblings: t("keep both versions"),
-    }[rule] ?? rule
+    })[rule] ?? rule
   );
 }
 
+/**
+ * How a client's server answers, in words.
+ * @param {string} mode "majority" or "anyway"
+ */
 export function modeName(mode) {
   return mode === "majority" ? t("refuse without a majority") : t("answer anyway");
 }
 
+/** @param {number} seats */
 export function seatsText(seats) {
   return fmt(tn("%(n)s seat left", "%(n)s seats left", seats), { n: num(seats) });
 }
 
-/** What a client was told, in a few words. */
+/**
+ * What a client was told, in a few words.
+ * @param {Operation} op
+ * @returns {string}
+ */
 export function resultText(op) {
   if (op.result === "pending") return t("waiting for a majority…");
   if (op.result === "booked") return fmt(t("booked (%(booking)s)"), { booking: op.booking.id });
@@ -82,7 +114,10 @@ export function resultText(op) {
   return op.result;
 }
 
-/** The departures board as read from one copy. */
+/**
+ * The departures board as read from one copy.
+ * @param {Answer} answer
+ */
 export function boardText(answer) {
   if (answer.conflicting) {
     const each = answer.versions.map((v) => versionSummary(v)).join(" | ");
@@ -95,7 +130,10 @@ export function boardText(answer) {
   return answer.stale ? fmt(t("%(text)s (stale: another copy has newer writes)"), { text }) : text;
 }
 
-/** One version in a line: seats, its bookings, its vector. */
+/**
+ * One version in a line: seats, its bookings, its vector.
+ * @param {Version} version
+ */
 export function versionSummary(version) {
   const bookings = joinNames(version.bookings.map((b) => bookingText(b)));
   return [seatsText(version.seats_remaining), bookings, vvText(version.vv)]
@@ -103,12 +141,14 @@ export function versionSummary(version) {
     .join(" · ");
 }
 
+/** @param {Booking} booking */
 export function bookingText(booking) {
   return booking.status === "standby"
     ? fmt(t("%(id)s for %(passenger)s, standby"), booking)
     : fmt(t("%(id)s for %(passenger)s, confirmed"), booking);
 }
 
+/** @param {number} ms */
 export function msText(ms) {
   return fmt(t("t = %(ms)s ms"), { ms: num(ms) });
 }

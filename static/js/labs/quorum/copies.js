@@ -11,17 +11,28 @@ import d3 from "d3";
 import { fmt, num, t, tn } from "../../i18n.js";
 import { versionText } from "./words.js";
 
+/** @import { NetworkLayout, NetworkView } from "../../network-view.js" */
+/** @import { NetNode } from "../../network/types.js" */
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Hint, QuorumOp, QuorumSnapshot } from "./types.js" */
+/** @typedef {import("d3").BaseType} BaseType */
+/** @typedef {import("d3").Selection<SVGGElement, unknown, null, undefined>} Panel a node's panel */
+/** @typedef {import("d3").Selection<BaseType, unknown, null, undefined>} Part in a panel */
+
 const CARD_W = 128; // the narrowest card; a card widens to fit its tags
 const CARD_H = 62;
 const RINGS = 42; // the shared ring's outer edge (r = 40, stroke 4): cards start past it
 const GAP = 8;
 const EDGE = 4; // a phone's card stays this far inside the drawing
 
-/** Which nodes play which role, from the snapshot's history and overlap. */
+/**
+ * Which nodes play which role, from the snapshot's history and overlap.
+ * @param {QuorumSnapshot} snapshot
+ */
 export function rolesOf(snapshot) {
   const history = snapshot.history ?? [];
   const last = history.at(-1) ?? null;
-  /** @type {{focus: any, coordinator: string | null, w: string[], r: string[], shared: string[], standIns: Record<string, string>}} */
+  /** @type {{focus: QuorumOp | null, coordinator: string | null, w: string[], r: string[], shared: string[], standIns: Record<string, string>}} */
   const roles = { focus: last, coordinator: last?.coordinator ?? null, w: [], r: [], shared: [], standIns: {} };
   if (!last) return roles;
   const overlap = snapshot.overlap;
@@ -41,8 +52,17 @@ export function rolesOf(snapshot) {
 }
 
 /**
+ * A tag on a card: its key (its class) and its words.
+ * @typedef {{key: string, text: string}} Tag
+ */
+
+/**
  * Where a node's card of `width` goes, clear of the node's rings: beside the node (wide)
  * or above or under it (phone), kept inside the drawing.
+ * @param {NetworkLayout} layout
+ * @param {string} id
+ * @param {number} width
+ * @returns {[number, number]}
  */
 function cardOrigin(layout, id, width) {
   const off = Math.max(layout.radius, RINGS) + GAP;
@@ -55,8 +75,13 @@ function cardOrigin(layout, id, width) {
   return out.x < -0.2 ? [-off - width, -CARD_H / 2] : [off, -CARD_H / 2];
 }
 
-/** Draw every node's card into the view's panels. */
-export function drawCopies(view, snapshot) {
+/**
+ * Draw every node's card into the view's panels.
+ * @param {NetworkView} view
+ * @param {Snapshot} state the lab's snapshot
+ */
+export function drawCopies(view, state) {
+  const snapshot = /** @type {QuorumSnapshot} */ (state);
   const copies = new Map((snapshot.replicas ?? []).map((c) => [c.node, c]));
   const hints = snapshot.hints ?? [];
   const roles = rolesOf(snapshot);
@@ -112,7 +137,12 @@ export function drawCopies(view, snapshot) {
   });
 }
 
-/** Whether the ring has nodes past the owners and `id` is one of the owners (its panel says so in data-role). */
+/**
+ * Whether the ring has nodes past the owners and `id` is one of the owners (its panel says
+ * so in data-role).
+ * @param {QuorumSnapshot} snapshot
+ * @param {string} id
+ */
 function ringOwner(snapshot, id) {
   const ring = snapshot.ring;
   return Boolean(ring && ring.nodes > ring.owners.length && ring.owners.includes(id));
@@ -121,6 +151,11 @@ function ringOwner(snapshot, id) {
 /**
  * The card of a node past the owners: no copy of the row; a stand-in says for which
  * owners it keeps the write, and what value, until it hands the hints back.
+ * @param {Panel} panel
+ * @param {NetworkLayout} layout
+ * @param {NetNode} node
+ * @param {{isCoordinator: boolean, inW: boolean, standsIn: boolean, keptFor: Hint[],
+ *   held: number}} roles
  */
 function drawStandIn(panel, layout, node, { isCoordinator, inW, standsIn, keptFor, held }) {
   if (panel.select("g.q-card").empty()) enterCard(panel);
@@ -155,12 +190,16 @@ function drawStandIn(panel, layout, node, { isCoordinator, inW, standsIn, keptFo
   card.attr("transform", `translate(${x},${y})`);
 }
 
-/** A card line's width (0 where the page does not lay text out). */
+/**
+ * A card line's width (0 where the page does not lay text out).
+ * @param {Part} selection
+ */
 function measure(selection) {
   const text = /** @type {SVGTextElement | null} */ (selection.node());
   return text?.getComputedTextLength?.() ?? 0;
 }
 
+/** @param {Panel} panel */
 function enterCard(panel) {
   panel.attr("pointer-events", "none");
   panel.append("circle").attr("class", "q-coordinator-ring").attr("r", 34);
@@ -172,10 +211,16 @@ function enterCard(panel) {
   card.append("g").attr("class", "q-tags").attr("transform", "translate(6,42)");
 }
 
+/** @type {WeakMap<Element, string>} */
 const drawnKeys = new WeakMap(); // a panel → what it shows, summed up
+/** @type {Map<string, number>} */
 const tagWidths = new Map(); // a tag's text → its width (measuring lays the page out)
 
-/** The width of `text` in the tag text element `node`, measured once per text. */
+/**
+ * The width of `text` in the tag text element `node`, measured once per text.
+ * @param {SVGTextElement} node
+ * @param {string} text
+ */
 function textWidth(node, text) {
   let width = tagWidths.get(text);
   if (width === undefined) {
@@ -185,7 +230,11 @@ function textWidth(node, text) {
   return width;
 }
 
-/** Draw the tags in a row; returns the row's width. */
+/**
+ * Draw the tags in a row; returns the row's width.
+ * @param {Part} layer
+ * @param {Tag[]} tags
+ */
 function drawTags(layer, tags) {
   let x = 0;
   layer
@@ -209,14 +258,19 @@ function drawTags(layer, tags) {
   return Math.max(0, x - 4);
 }
 
-/** The spoken part of a node's name: its copy's value and version. */
-export function describeCopy(node, snapshot) {
+/**
+ * The spoken part of a node's name: its copy's value and version.
+ * @param {NetNode} node
+ * @param {Snapshot | null} state the lab's snapshot
+ */
+export function describeCopy(node, state) {
+  const snapshot = /** @type {QuorumSnapshot | null} */ (state);
   const copy = (snapshot?.replicas ?? []).find((c) => c.node === node.id);
   if (!copy) {
     const kept = (snapshot?.hints ?? []).filter((h) => h.stand_in && h.holder === node.id);
     if (!kept.length) return snapshot?.ring ? t("No copy of the row: it is past the owners on the ring.") : "";
     return fmt(t("No copy of the row: a stand-in keeping %(value)s seats as a hint for %(owners)s."), {
-      value: num(kept.at(-1).value),
+      value: num(/** @type {Hint} */ (kept.at(-1)).value), // (kept is not empty)
       owners: [...new Set(kept.map((h) => h.target))].join(", "),
     });
   }

@@ -6,6 +6,11 @@
 import { fmt, num, percent, t } from "../../i18n.js";
 import { failureText, listOf } from "./words.js";
 
+/** @import { LabEvent } from "../../types.js" */
+/** @import { OpCompleted, QuorumEvents } from "./types.js" */
+/** @typedef {(e: LabEvent, copies: number) => string | null} Say */
+
+/** @param {OpCompleted} e */
 function completed(e) {
   if (e.kind === "write") {
     const said = fmt(t("Write #%(op)s of %(value)s seats acknowledged by %(set)s."), {
@@ -22,7 +27,7 @@ function completed(e) {
     return fmt(t("Read #%(op)s returned %(value)s: STALE, the latest completed write was %(expected)s."), {
       op: num(e.op),
       value: num(e.value),
-      expected: num(e.expected),
+      expected: num(/** @type {number} */ (e.expected)), // a stale read's is known
     });
   }
   return fmt(t("Read #%(op)s returned %(value)s from %(set)s."), {
@@ -32,6 +37,10 @@ function completed(e) {
   });
 }
 
+/**
+ * A sentence for each kind of event (null: nothing worth saying); `copies`: N.
+ * @type {{[K in keyof QuorumEvents]: (e: QuorumEvents[K], copies: number) => string | null}}
+ */
 const SENTENCES = {
   op_invoked: (e) =>
     e.kind === "write"
@@ -139,11 +148,19 @@ const SENTENCES = {
     fmt(t("Trial #%(index)s rebuilt: press Play to watch it."), { index: num(e.index) }),
 };
 
-/** Sentences for `events` in a cluster of `copies`; events needing no words are skipped. */
+/**
+ * Sentences for `events` in a cluster of `copies`; events needing no words are skipped.
+ * @param {LabEvent[]} events
+ * @param {number} copies
+ * @returns {string[]}
+ */
 export function describeEvents(events, copies) {
   const out = [];
   for (const event of events) {
-    const sentence = SENTENCES[event.type]?.(event, copies);
+    // an event's type picks its sentence, which takes that type's event
+    const sentence = /** @type {Record<string, Say | undefined>} */ (
+      /** @type {unknown} */ (SENTENCES)
+    )[event.type]?.(event, copies);
     if (sentence) out.push(sentence);
   }
   return out;

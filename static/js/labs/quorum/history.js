@@ -8,6 +8,14 @@ import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
 import { failureText, levelText, msText } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { QuorumOp, QuorumSnapshot } from "./types.js" */
+
+/**
+ * One cell of a row: its text, and its class and title if any.
+ * @typedef {{text: string, cls?: string, title?: string}} Cell
+ */
+
 // What a read returned and its verdict come first, so that a phone shows STALE without
 // scrolling the table sideways; how and when it ran follows.
 const COLUMNS = [
@@ -22,7 +30,10 @@ const COLUMNS = [
   () => t("Done"),
 ];
 
-/** Build the panel inside `parent`; returns {update(snapshot)}. */
+/**
+ * Build the panel inside `parent`; returns {update(snapshot)}.
+ * @param {HTMLElement} parent
+ */
 export function createHistory(parent) {
   const section = d3
     .select(parent)
@@ -49,7 +60,9 @@ export function createHistory(parent) {
   const body = table.append("tbody");
 
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {QuorumSnapshot} */ (state);
       const history = snapshot.history ?? [];
       const shown = history.length;
       const total = snapshot.history_total ?? shown;
@@ -94,14 +107,24 @@ export function createHistory(parent) {
   };
 }
 
+/** @type {WeakMap<HTMLTableRowElement, string>} */
 const drawnKeys = new WeakMap(); // a row → its operation as last written
 
+/**
+ * @param {QuorumOp} op
+ * @param {number} copies
+ * @returns {Cell[]}
+ */
 function cells(op, copies) {
   const kind = op.kind === "write" ? t("write") : t("read");
   return [
     { text: `#${num(op.id)} ${kind}`, cls: "q-op" },
     { text: valueText(op), cls: "q-num" },
-    { text: op.kind === "read" && op.status === "ok" ? num(op.expected) : "", cls: "q-num" },
+    // (a read that returned knows what it should have returned)
+    {
+      text: op.kind === "read" && op.status === "ok" ? num(/** @type {number} */ (op.expected)) : "",
+      cls: "q-num",
+    },
     verdictCell(op),
     statusCell(op, copies),
     { text: op.coordinator },
@@ -111,6 +134,11 @@ function cells(op, copies) {
   ];
 }
 
+/**
+ * @param {QuorumOp} op
+ * @param {number} copies
+ * @returns {Cell}
+ */
 function statusCell(op, copies) {
   if (op.status === "ok") return { text: t("ok"), cls: "q-status-ok" };
   if (op.status === "pending") {
@@ -126,11 +154,18 @@ function statusCell(op, copies) {
   return { text: fmt(t("failed: %(why)s"), { why }), cls: "q-status-failed", title: why };
 }
 
+/** @param {QuorumOp} op */
 function valueText(op) {
-  if (op.kind === "write") return fmt(t("wrote %(value)s"), { value: num(op.value) });
-  return op.status === "ok" ? num(op.value) : "";
+  // a write carries its value from the start; a read, once it returned
+  const value = /** @type {number} */ (op.value);
+  if (op.kind === "write") return fmt(t("wrote %(value)s"), { value: num(value) });
+  return op.status === "ok" ? num(value) : "";
 }
 
+/**
+ * @param {QuorumOp} op
+ * @returns {Cell}
+ */
 function verdictCell(op) {
   if (op.kind !== "read" || op.status !== "ok") return { text: "" };
   if (op.stale) return { text: t("⚠ STALE"), cls: "q-verdict-stale" };

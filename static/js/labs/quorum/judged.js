@@ -11,7 +11,13 @@ import d3 from "d3";
 import { createHistoryDiagram } from "../../history-diagram.js";
 import { fmt, t } from "../../i18n.js";
 
-/** The promises' names, by the checker's codes. */
+/** @import { Snapshot } from "../../types.js" */
+/** @import { QuorumSnapshot, Verdict } from "./types.js" */
+
+/**
+ * The promises' names, by the checker's codes.
+ * @param {string} code
+ */
 function promiseName(code) {
   if (code === "linearizable") return t("Linearizable");
   if (code === "monotonic-reads") return t("Monotonic reads");
@@ -19,12 +25,15 @@ function promiseName(code) {
   return code;
 }
 
-/** A verdict's explanation in the page's language (a kept promise carries none). */
+/**
+ * A verdict's explanation in the page's language (a kept promise carries none).
+ * @param {Verdict} verdict
+ */
 export function verdictText(verdict) {
   return verdict.explanation ? fmt(t(verdict.explanation), verdict.params ?? {}) : "";
 }
 
-/** @param {any} verdict */
+/** @param {Verdict} verdict */
 function chipText(verdict) {
   const name = promiseName(verdict.promise);
   if (verdict.ok === true) return fmt(t("✓ %(promise)s: kept"), { promise: name });
@@ -52,8 +61,9 @@ export function createJudged(parent) {
   const chips = section.append("ul").attr("class", "q-promises");
   const diagram = createHistoryDiagram(/** @type {HTMLElement} */ (section.node()));
   return {
-    /** @param {any} snapshot */
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {QuorumSnapshot} */ (state);
       const checker = snapshot.checker ?? { ops: [], verdicts: [] };
       // the box keeps its size from the first frame (stage.css): the cluster above it is
       // not resized, mid-flight, by the first operation

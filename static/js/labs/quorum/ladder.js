@@ -10,18 +10,27 @@ import { fmt, num, t } from "../../i18n.js";
 import { duration } from "../../motion.js";
 import { element } from "./panels.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { QuorumSnapshot, SkewLadder } from "./types.js" */
+
 export const LADDER = "0,-1,-5,-20,-100,-1000";
 const WIDTH = 360;
 const HEIGHT = 190;
 const M = { left: 40, right: 10, top: 18, bottom: 40 };
 
-/** A skew with its sign: "0", "−20", "+5". */
+/**
+ * A skew with its sign: "0", "−20", "+5".
+ * @param {number} ms
+ */
 function signed(ms) {
   const sign = ms > 0 ? "+" : ms < 0 ? "−" : "";
   return `${sign}${num(Math.abs(ms))}`;
 }
 
-/** A skew as a label: "0 ms", "−20 ms", "+5 ms". */
+/**
+ * A skew as a label: "0 ms", "−20 ms", "+5 ms".
+ * @param {number} ms
+ */
 function skewText(ms) {
   return fmt(t("%(ms)s ms"), { ms: signed(ms) });
 }
@@ -76,7 +85,9 @@ export function createLadder(parent, send, { readOnly = false } = {}) {
   run.addEventListener("click", () => send("skew_ladder", { node, ladder: LADDER, count: 1000 }));
 
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {QuorumSnapshot} */ (state);
       // the default ladder skews the first running node (a stopped one writes nothing)
       const running = (snapshot.network?.nodes ?? []).filter((n) => n.up).map((n) => n.id);
       node = running[0] ?? "A";
@@ -99,6 +110,7 @@ export function createLadder(parent, send, { readOnly = false } = {}) {
     },
   };
 
+  /** @param {SkewLadder} ladder */
   function draw(ladder) {
     const rungs = ladder.rungs;
     const x = d3
@@ -140,6 +152,7 @@ export function createLadder(parent, send, { readOnly = false } = {}) {
   }
 }
 
+/** @param {SkewLadder} ladder */
 function resultText(ladder) {
   const first = ladder.rungs[0];
   const last = ladder.rungs[ladder.rungs.length - 1];
@@ -156,6 +169,7 @@ function resultText(ladder) {
   );
 }
 
+/** @param {SkewLadder} ladder */
 function spoken(ladder) {
   const parts = ladder.rungs.map((r) =>
     fmt(t("%(skew)s: %(lost)s"), { skew: skewText(r.skew_ms), lost: num(r.lost_writes) }),
@@ -167,6 +181,7 @@ function spoken(ladder) {
   });
 }
 
+/** @param {SkewLadder} ladder */
 function table(ladder) {
   const el = element("table", "q-table");
   const caption = element("caption", "visually-hidden", t("Lost writes and stale reads at each skew"));

@@ -7,6 +7,9 @@
 import { fmt, joinNames, num, percent, t, tn } from "../../i18n.js";
 import { levelText, listOf } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Overlap, QuorumMetrics, QuorumSnapshot, Tie, Trials } from "./types.js" */
+
 /**
  * @template {keyof HTMLElementTagNameMap} K
  * @param {K} tag
@@ -21,15 +24,27 @@ export function element(tag, cls, text = null) {
   return el;
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {string} text
+ */
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {string} key
+ * @param {string} value
+ */
 function setData(el, key, value) {
   if (el.dataset[key] !== value) el.dataset[key] = value;
 }
 
-/** Levels, switches and the overlap sentence, above the drawing. */
+/**
+ * Levels, switches and the overlap sentence, above the drawing.
+ * @param {HTMLElement} parent
+ */
 export function createSummary(parent) {
   const box = element("div", "q-summary");
   // on a phone the box keeps three lines and scrolls (stage.css): reachable by keyboard
@@ -47,7 +62,9 @@ export function createSummary(parent) {
   box.append(levels, promise, overlap, tie, replay);
   parent.append(box);
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {QuorumSnapshot} */ (state);
       const { levels: lv, copies } = snapshot;
       setText(
         levels,
@@ -87,7 +104,10 @@ export function createSummary(parent) {
   };
 }
 
-/** The ring, when it has more nodes than copies or a sloppy quorum: "" otherwise. */
+/**
+ * The ring, when it has more nodes than copies or a sloppy quorum: "" otherwise.
+ * @param {QuorumSnapshot} snapshot
+ */
 function ringText(snapshot) {
   const ring = snapshot.ring;
   if (!ring || (ring.nodes === ring.owners.length && !ring.sloppy)) return "";
@@ -98,7 +118,10 @@ function ringText(snapshot) {
   });
 }
 
-/** A tie between two writes, in one sentence: which won, which was discarded. */
+/**
+ * A tie between two writes, in one sentence: which won, which was discarded.
+ * @param {Tie} tie
+ */
 function tieHeadline(tie) {
   const values = tieValues(tie);
   return tie.later_lost
@@ -106,6 +129,7 @@ function tieHeadline(tie) {
     : fmt(t("⚖ Same timestamp, t=%(ts)s ms: the later write #%(kept)s by %(kby)s won the tie over #%(lost)s by %(lby)s. Why: see “Timestamp tie”."), values);
 }
 
+/** @param {Tie} tie */
 function tieValues(tie) {
   const { kept, discarded } = tie;
   return {
@@ -122,6 +146,7 @@ function tieValues(tie) {
 /**
  * A tie between two writes stamped in the same millisecond, in words: which two, what
  * broke the tie (the writer's id, here; Cassandra compares the values) and what was lost.
+ * @param {Tie} tie
  */
 function tieText(tie) {
   const values = tieValues(tie);
@@ -136,6 +161,7 @@ function tieText(tie) {
   return `${same} ${lost} ${cassandra}`;
 }
 
+/** @param {Overlap | null} overlap */
 function overlapText(overlap) {
   if (!overlap) return t("After a read completes, the copies it shares with the last write are marked ★ shared.");
   const readPart = fmt(t("Read #%(read)s was answered by %(set)s."), {
@@ -155,7 +181,10 @@ function overlapText(overlap) {
   return `${writePart} ${readPart} ${shared}`;
 }
 
-/** The last timestamp tie between two writes, explained in full; hidden until one. */
+/**
+ * The last timestamp tie between two writes, explained in full; hidden until one.
+ * @param {HTMLElement} parent
+ */
 export function createTieNote(parent) {
   const section = element("section", "q-tie-note");
   section.setAttribute("aria-labelledby", "q-tie-title");
@@ -166,7 +195,9 @@ export function createTieNote(parent) {
   section.append(title, text);
   parent.append(section);
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {QuorumSnapshot} */ (state);
       section.hidden = !snapshot.tie;
       if (snapshot.tie) setText(text, tieText(snapshot.tie));
     },
@@ -177,6 +208,9 @@ export function createTieNote(parent) {
 /**
  * The stale-read counter. In a read-only view (an embed that only shows) it reports the
  * counts and offers no buttons: nothing there could act.
+ * @param {HTMLElement} parent
+ * @param {(action: string, args: object) => unknown} send
+ * @param {{readOnly?: boolean}} [options]
  */
 export function createTrials(parent, send, { readOnly = false } = {}) {
   const section = element("section", "q-trials");
@@ -199,12 +233,15 @@ export function createTrials(parent, send, { readOnly = false } = {}) {
   buttons.hidden = readOnly;
   section.append(title, text, buttons);
   parent.append(section);
+  /** @type {number | null} */
   let firstStale = null;
   replay.addEventListener("click", () => {
     if (firstStale !== null) send("replay_trial", { index: firstStale });
   });
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {QuorumSnapshot} */ (state);
       const trials = snapshot.trials;
       if (!trials) {
         setText(text, t("Runs many seeded trials of this configuration (a write, then a read a moment after it finishes) and counts the stale reads."));
@@ -223,6 +260,7 @@ export function createTrials(parent, send, { readOnly = false } = {}) {
   };
 }
 
+/** @param {Trials} trials */
 function trialsText(trials) {
   const c = trials.config;
   const faults = [];
@@ -264,14 +302,19 @@ function trialsText(trials) {
   return `${setup} ${result} ${lost}`;
 }
 
-/** The lab-wide numbers in the metrics slot. */
+/**
+ * The lab-wide numbers in the metrics slot.
+ * @param {HTMLElement | null} parent
+ */
 export function createMetrics(parent) {
   if (!parent) return { update() {}, destroy() {} };
   const list = element("dl", "q-metrics");
   parent.replaceChildren(element("h2", "summary-title", t("Numbers")), list);
   let shown = "";
   return {
-    update(metrics) {
+    /** @param {Record<string, unknown>} values the lab's metrics */
+    update(values) {
+      const metrics = /** @type {QuorumMetrics} */ (values);
       const trials = metrics.trials;
       const rows = [
         ["reads", t("Reads"), num(metrics.reads)],

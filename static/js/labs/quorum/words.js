@@ -2,9 +2,13 @@
 
 import { fmt, joinNames, num, t } from "../../i18n.js";
 
+/** @import { KindDeclared } from "../../network/types.js" */
+/** @import { Level, QuorumOp, Version } from "./types.js" */
+
 /**
  * Message kinds: colour, shape and fill, so that no two differ by colour alone (a test
  * keeps it so). The hint's are the write's and acknowledgement's shapes, hollow.
+ * @returns {Record<string, KindDeclared>}
  */
 export function messageKinds() {
   return {
@@ -18,14 +22,23 @@ export function messageKinds() {
   };
 }
 
-/** "QUORUM (2 of 3)" or "2 of 3". */
+/**
+ * "QUORUM (2 of 3)" or "2 of 3".
+ * @param {Level} level
+ * @param {number} needed
+ * @param {number} copies
+ */
 export function levelText(level, needed, copies) {
+  /** @type {Record<string, string>} */
   const names = { ONE: t("ONE"), QUORUM: t("QUORUM"), ALL: t("ALL") };
   const count = fmt(t("%(needed)s of %(copies)s"), { needed: num(needed), copies: num(copies) });
   return names[level] ? `${names[level]} (${count})` : count;
 }
 
-/** A version as the copy shows it: its timestamp and the node that wrote it. */
+/**
+ * A version as the copy shows it: its timestamp and the node that wrote it.
+ * @param {Version | null} version
+ */
 export function versionText(version) {
   if (!version) return "—";
   const [ts, by] = version;
@@ -33,12 +46,18 @@ export function versionText(version) {
   return fmt(t("t=%(ts)s by %(node)s"), { ts: num(ts), node: by });
 }
 
-/** Milliseconds on the virtual clock. */
+/**
+ * Milliseconds on the virtual clock.
+ * @param {number | null | undefined} ms
+ */
 export function msText(ms) {
   return ms === null || ms === undefined ? "—" : fmt(t("%(ms)s ms"), { ms: num(ms) });
 }
 
-/** "A, B and C". */
+/**
+ * "A, B and C".
+ * @param {string[]} items
+ */
 export function listOf(items) {
   if (!items.length) return t("none");
   if (items.length === 1) return items[0];
@@ -48,7 +67,11 @@ export function listOf(items) {
   });
 }
 
-/** Why an operation failed, in a sentence that says what the copies kept. */
+/**
+ * Why an operation failed, in a sentence that says what the copies kept.
+ * @param {QuorumOp & {reason?: string | null}} op
+ * @param {number} copies
+ */
 export function failureText(op, copies) {
   if (op.reason === "coordinator_stopped") {
     return fmt(t("its coordinator %(node)s stopped before enough copies answered"), {

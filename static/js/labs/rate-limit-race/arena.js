@@ -16,6 +16,9 @@ import { fmt, num, t } from "../../i18n.js";
 import { inkOn, shardColour } from "../../palette.js";
 import { commandParts, expiryText, isDecision, outcomeMark, outcomeText, secs, ttlReply } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RaceClient, RaceSnapshot, RaceStep } from "./types.js" */
+
 const NARROW_LANE_PX = 230; // a lane narrower than this leaves out the key's name
 const TINY_LANE_PX = 130; // and narrower than this, puts its outcome under its name
 
@@ -75,10 +78,11 @@ export function createArena(parent, { send }) {
 
   /**
    * Draw `view` (a snapshot, or one between two: see the renderer).
-   * @param {any} view
+   * @param {Snapshot} state
    * @param {string | null} running the step being run, marked
    */
-  function draw(view, running = null) {
+  function draw(state, running = null) {
+    const view = /** @type {RaceSnapshot} */ (state);
     const names = view.clients.map((c) => c.name);
     for (const [name, one] of lanes) {
       if (!names.includes(name)) {
@@ -125,7 +129,7 @@ export function createArena(parent, { send }) {
     packet.textContent = text;
     packets.append(packet);
     const size = packet.getBoundingClientRect();
-    const centre = (r) => ({ x: r.left + r.width / 2 - box.left - size.width / 2, y: r.top + r.height / 2 - box.top - size.height / 2 });
+    const centre = (/** @type {DOMRect} */ r) => ({ x: r.left + r.width / 2 - box.left - size.width / 2, y: r.top + r.height / 2 - box.top - size.height / 2 });
     const a = centre(from);
     const b = centre(to);
     const [start, end] = toRedis ? [a, b] : [b, a];
@@ -216,8 +220,8 @@ function lane(name, send) {
   const cards = new Map();
 
   /**
-   * @param {any} client
-   * @param {any} view
+   * @param {RaceClient} client
+   * @param {RaceSnapshot} view
    * @param {string | null} running
    */
   function update(client, view, running) {
@@ -256,8 +260,8 @@ function lane(name, send) {
 /**
  * One step's card.
  * @param {HTMLElement} card
- * @param {any} step
- * @param {any} view
+ * @param {RaceStep} step
+ * @param {RaceSnapshot} view
  * @param {boolean} running
  */
 function drawStep(card, step, view, running) {
@@ -319,18 +323,27 @@ function drawStep(card, step, view, running) {
   card.setAttribute("aria-label", stepLabel(step, state));
 }
 
+/**
+ * A step's card's accessible name: the step, its command, what came of it.
+ * @param {RaceStep} step
+ * @param {string} state done, skipped, dropped, next or waiting
+ */
 function stepLabel(step, state) {
   const what = step.command ?? "";
-  const said = {
+  const said = /** @type {Record<string, string>} */ ({
     done: isDecision(step.reply) ? outcomeText(step.reply) : fmt(t("replied %(reply)s"), { reply: step.reply }),
     skipped: t("sent nothing"),
     dropped: t("never sent: the client crashed"),
     next: t("runs next"),
     waiting: t("not run yet"),
-  }[state];
+  })[state];
   return fmt(t("%(step)s: %(command)s, %(state)s"), { step: step.id, command: what, state: said });
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function span(className, text) {
   const el = document.createElement("span");
   el.className = className;
@@ -338,6 +351,7 @@ function span(className, text) {
   return el;
 }
 
+/** @param {string} text */
 function note(text) {
   const el = document.createElement("span");
   el.className = "rlr-step-note";
@@ -380,7 +394,7 @@ function redisBox() {
   head.append(title, name);
   element.append(head, counter, ttl, locked, clock);
 
-  /** @param {any} view */
+  /** @param {RaceSnapshot} view */
   function update(view) {
     const key = view.key;
     title.textContent = t("Redis");

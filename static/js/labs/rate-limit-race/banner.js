@@ -9,6 +9,9 @@
 import { fmt, num, t, tn } from "../../i18n.js";
 import { inkOn, shardColour } from "../../palette.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RaceSnapshot, RaceStep } from "./types.js" */
+
 /** @param {HTMLElement} parent */
 export function createBanner(parent) {
   const root = document.createElement("div");
@@ -26,8 +29,9 @@ export function createBanner(parent) {
   root.append(words, slots);
   parent.append(root);
 
-  /** @param {any} view */
-  function draw(view) {
+  /** @param {Snapshot} state the lab's snapshot, or a state on the way to it */
+  function draw(state) {
+    const view = /** @type {RaceSnapshot} */ (state);
     const limit = view.limit;
     const admitted = view.admitted;
     const over = Math.max(0, admitted - limit);
@@ -58,16 +62,20 @@ export function createBanner(parent) {
   };
 }
 
-/** One slot per admitted request near the end of the count, and the line at the limit. */
+/**
+ * One slot per admitted request near the end of the count, and the line at the limit.
+ * @param {RaceSnapshot} view
+ */
 function slotsOf(view) {
   const limit = view.limit;
   const before = view.starting_admitted;
   // the race's admitted clients, in the order they decided
   const decided = view.clients
     .filter((c) => c.outcome === "admitted")
-    .map((c) => ({ name: c.name, step: c.steps.find((s) => s.decides) }))
+    // (every program has the step that decides, and one that is done has its place, seq)
+    .map((c) => ({ name: c.name, step: /** @type {RaceStep} */ (c.steps.find((s) => s.decides)) }))
     .filter(({ step }) => step?.done)
-    .sort((a, b) => a.step.seq - b.step.seq);
+    .sort((a, b) => /** @type {number} */ (a.step.seq) - /** @type {number} */ (b.step.seq));
   const first = Math.max(1, Math.min(before - 1, limit - 1));
   const last = Math.max(before + view.clients.length, Math.min(limit + 1, first + 3));
   const out = [];

@@ -3,23 +3,36 @@
 import { fmt, joinNames, joinSentences, num, t, tn } from "../../i18n.js";
 import { expiryText, isDecision, outcomeText, secs } from "./words.js";
 
+/** @import { LabEvent } from "../../types.js" */
+/** @import { RaceEvents, StepEvent, Ttl } from "./types.js" */
+/** @typedef {(e: LabEvent, modes: Record<string, string>) => string} Say */
+
 /**
- * @param {any[]} events
+ * @param {LabEvent[]} events
  * @param {Record<string, string>} modes the ways of counting by code, in words
  * @returns {string[]}
  */
 export function describeEvents(events, modes) {
   const out = [];
-  const steps = events.filter((e) => e.type === "step");
+  const steps = /** @type {StepEvent[]} */ (events.filter((e) => e.type === "step"));
   for (const e of events) {
-    // several steps at once (Run all): one sentence for them, not one each
-    const said = e.type === "step" && steps.length > 1 ? (e === steps[0] ? manySteps(steps) : null) : SENTENCES[e.type]?.(e, modes);
+    // several steps at once (Run all): one sentence for them, not one each; else an
+    // event's type picks its sentence, which takes that type's event
+    const said =
+      e.type === "step" && steps.length > 1
+        ? e === steps[0]
+          ? manySteps(steps)
+          : null
+        : /** @type {Record<string, Say | undefined>} */ (/** @type {unknown} */ (SENTENCES))[e.type]?.(e, modes);
     if (said) out.push(said);
   }
   return out;
 }
 
-/** Steps run in one frame: their order, then who was admitted or refused. */
+/**
+ * Steps run in one frame: their order, then who was admitted or refused.
+ * @param {StepEvent[]} steps
+ */
 function manySteps(steps) {
   const decided = steps.filter((e) => e.admitted !== undefined || isDecision(e.reply));
   const head = fmt(t("Steps run in order: %(order)s."), { order: steps.map((e) => e.id).join(" ") });
@@ -27,13 +40,18 @@ function manySteps(steps) {
   const who = decided.map((e) =>
     fmt(t("%(client)s %(outcome)s"), {
       client: e.client,
-      outcome: outcomeText(e.admitted === undefined ? e.reply : e.admitted ? "admitted" : "refused"),
+      // (a step without `admitted` is decided when its reply is the decision)
+      outcome: outcomeText(e.admitted === undefined ? /** @type {string} */ (e.reply) : e.admitted ? "admitted" : "refused"),
     }),
   );
   return joinSentences([head, fmt(t("Decided: %(who)s."), { who: joinNames(who) })]);
 }
 
-/** The key after an event that carries `value` and `ttl`, in words. */
+/**
+ * The key after an event that carries `value` and `ttl`, in words.
+ * @param {number | null | undefined} value
+ * @param {Ttl} ttl
+ */
 function keyNow(value, ttl) {
   if (value === null || value === undefined) return t("there is no key");
   return fmt(t("the counter holds %(value)s, %(expiry)s"), {
@@ -42,6 +60,10 @@ function keyNow(value, ttl) {
   });
 }
 
+/**
+ * A sentence for each kind of event; `modes`: the ways of counting by code, in words.
+ * @type {{[K in keyof RaceEvents]: (e: RaceEvents[K], modes: Record<string, string>) => string}}
+ */
 const SENTENCES = {
   step: (e) => {
     if (e.skipped) {

@@ -14,6 +14,14 @@ import d3 from "d3";
 import { fmt, num, t, tn } from "../../i18n.js";
 import { EXPIRY_MODES, expiryText } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Enumeration, RaceSnapshot } from "./types.js" */
+
+/**
+ * A bar of the histogram: how many orderings admit `admitted` requests.
+ * @typedef {{admitted: number, count: number, over: boolean}} Bar
+ */
+
 const W = 240;
 const H = 78;
 const M = { left: 6, right: 6, top: 14, bottom: 24 };
@@ -55,11 +63,12 @@ export function createOrderings(parent, { send }) {
   const bars = svg.append("g");
   const base = svg.append("line").attr("class", "rlr-hist-base");
 
-  /** @param {any} view */
-  function draw(view) {
+  /** @param {Snapshot} state the lab's snapshot, or a state on the way to it */
+  function draw(state) {
+    const view = /** @type {RaceSnapshot} */ (state);
     const e = view.enumeration;
     root.hidden = !e || !e.this_case;
-    if (root.hidden) return;
+    if (!e || root.hidden) return;
     title.textContent = t("Every ordering");
     sum.textContent = fmt(
       tn(
@@ -94,6 +103,7 @@ export function createOrderings(parent, { send }) {
     drawBars(e);
   }
 
+  /** @param {Enumeration} e */
   function drawBars(e) {
     const data = e.by_admitted.map(([admitted, count]) => ({ admitted, count, over: admitted > e.limit }));
     const x = d3
@@ -117,7 +127,7 @@ export function createOrderings(parent, { send }) {
       })
       .attr("data-over", (d) => String(d.over));
     const width = Math.min(x.bandwidth(), 46);
-    const left = (d) => (x(String(d.admitted)) ?? 0) + (x.bandwidth() - width) / 2;
+    const left = (/** @type {Bar} */ d) => (x(String(d.admitted)) ?? 0) + (x.bandwidth() - width) / 2;
     g.select("rect")
       .attr("x", left)
       .attr("width", width)
@@ -181,9 +191,16 @@ export function createPitfall(parent, { send }) {
   error.hidden = true;
   root.append(title, how, now, later, buttons, error);
   parent.append(root);
-  /** @type {Array<{button: HTMLButtonElement, show: (view: any) => boolean}>} */
+  /** @type {Array<{button: HTMLButtonElement, show: (view: RaceSnapshot) => boolean}>} */
   const actions = [];
 
+  /**
+   * A button that sends `name` with `args`, shown while `show(view)` holds.
+   * @param {string} label
+   * @param {string} name
+   * @param {Record<string, unknown>} args
+   * @param {(view: RaceSnapshot) => boolean} show
+   */
   function action(label, name, args, show) {
     if (!send) return;
     const button = document.createElement("button");
@@ -204,8 +221,9 @@ export function createPitfall(parent, { send }) {
   action(t("Send 1 more request"), "new_request", { count: 1 }, () => true);
   action(t("Send 100 more"), "new_request", { count: 100 }, () => true);
 
-  /** @param {any} view */
-  function draw(view) {
+  /** @param {Snapshot} state the lab's snapshot, or a state on the way to it */
+  function draw(state) {
+    const view = /** @type {RaceSnapshot} */ (state);
     root.hidden = !EXPIRY_MODES.has(view.mode);
     if (root.hidden) return;
     const key = view.key;
@@ -213,15 +231,15 @@ export function createPitfall(parent, { send }) {
     root.dataset.never = String(never);
     root.dataset.locked = String(Boolean(view.locked_out));
     title.textContent = t("The key's expiry");
-    how.textContent = {
+    how.textContent = /** @type {Record<string, string>} */ ({
       incr_then_expire: t("INCR, then EXPIRE as a second command: only the client whose INCR made the key sends the EXPIRE. If it dies between the two, nobody does."),
       lua: t("A Lua script runs INCR and EXPIRE as one step: nothing can run, or die, between them."),
       set_nx_then_incr: t("SET … EX 60 NX makes the key with its expiry before anyone counts: a crash after it leaves a key that still expires."),
-    }[view.mode];
+    })[view.mode];
     if (!key.exists) {
       now.textContent =
         key.last_expired_at_s !== null
-          ? fmt(t("No key: it expired at %(s)s s. The next request starts a new minute."), { s: num(view.key.last_expired_at_s) })
+          ? fmt(t("No key: it expired at %(s)s s. The next request starts a new minute."), { s: num(/** @type {number} */ (view.key.last_expired_at_s)) })
         : t("No key yet: the first INCR makes it.");
     } else if (never) {
       now.textContent = fmt(t("%(key)s = %(value)s with no expiry: it is never deleted, and every request keeps counting on it."), {
@@ -250,6 +268,7 @@ export function createPitfall(parent, { send }) {
     hidden: () => root.hidden,
     element: root,
     /** A refused click of ours: said under the buttons. */
+    /** @param {string} message */
     showError(message) {
       error.textContent = message;
       error.hidden = false;

@@ -8,6 +8,9 @@ import { fmt, num, t } from "../../i18n.js";
 import { outcomeMark, outcomeText, secs } from "./words.js";
 import { dataTable } from "../../data-table.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RaceSnapshot } from "./types.js" */
+
 /** @param {HTMLElement} parent */
 export function createSide(parent) {
   const root = document.createElement("div");
@@ -29,10 +32,11 @@ export function createSide(parent) {
   parent.append(root);
 
   /**
-   * @param {any} view
+   * @param {Snapshot} state the lab's snapshot
    * @param {Record<string, string>} modes
    */
-  function update(view, modes) {
+  function update(state, modes) {
+    const view = /** @type {RaceSnapshot} */ (state);
     modeLine.textContent = fmt(t("Now: %(mode)s. Client A's steps:"), { mode: modes[view.mode] ?? view.mode });
     const first = view.clients[0];
     steps.replaceChildren(
@@ -83,6 +87,10 @@ export function createSide(parent) {
   };
 }
 
+/**
+ * A part of the side panel: its heading, and the body to fill.
+ * @param {string} title
+ */
 function section(title) {
   const element = document.createElement("section");
   element.className = "rlr-side-part";

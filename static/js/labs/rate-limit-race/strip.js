@@ -14,6 +14,9 @@
 import { fmt, num, t, tn } from "../../i18n.js";
 import { inkOn, shardColour } from "../../palette.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RaceSnapshot } from "./types.js" */
+
 const DRAG_PX = 6; // a press that moves less than this is a click, not a drag
 
 /**
@@ -58,6 +61,7 @@ export function createStrip(parent, { send }) {
   let served = [];
   /** @type {Map<string, string>} each step's state: done, next, waiting, dropped */
   let states = new Map();
+  /** @type {string | null} */
   let focusId = null; // the chip in the Tab order
   /** @type {{id: string, from: string[]} | null} a chip picked up with the keyboard */
   let grabbed = null;
@@ -65,10 +69,11 @@ export function createStrip(parent, { send }) {
   let drag = null;
 
   /**
-   * @param {any} view
+   * @param {Snapshot} state the lab's snapshot, or a state on the way to it
    * @param {string | null} running the step being run
    */
-  function draw(view, running = null) {
+  function draw(state, running = null) {
+    const view = /** @type {RaceSnapshot} */ (state);
     title.textContent = t("Order");
     hint.textContent = send ? t("Drag a step to move it, or focus it and press Alt+← or Alt+→.") : "";
     hint.hidden = !send;
@@ -107,6 +112,7 @@ export function createStrip(parent, { send }) {
     place();
   }
 
+  /** @param {string} id */
   function makeChip(id) {
     const chip = document.createElement(send ? "button" : "span");
     chip.className = "rlr-chip";
@@ -157,13 +163,19 @@ export function createStrip(parent, { send }) {
     if (keep && document.activeElement !== keep) keep.focus({ preventScroll: true });
   }
 
+  /**
+   * @param {string} id
+   * @param {number} i its place, from 0
+   * @param {number} total
+   * @param {string} state done, next, waiting or dropped
+   */
   function chipName(id, i, total, state) {
-    const said = {
+    const said = /** @type {Record<string, string>} */ ({
       done: t("has run"),
       next: t("runs next"),
       waiting: t("not run yet"),
       dropped: t("never runs: its client crashed"),
-    }[state];
+    })[state];
     return fmt(t("%(step)s, place %(n)s of %(total)s, %(state)s"), {
       step: id,
       n: num(i + 1),
@@ -174,7 +186,12 @@ export function createStrip(parent, { send }) {
 
   // ---- the rule the server keeps: a client's steps in their own order ----------------
 
-  /** Where `id` may go among `others` (the order without it): [lowest, highest] index. */
+  /**
+   * Where `id` may go among `others` (the order without it): [lowest, highest] index.
+   * @param {string} id
+   * @param {string[]} others
+   * @returns {[number, number]}
+   */
   function range(id, others) {
     const client = id[0];
     const n = Number(id.slice(1));
@@ -183,7 +200,11 @@ export function createStrip(parent, { send }) {
     return [before + 1, after < 0 ? others.length : after];
   }
 
-  /** Why `id` cannot go further that way, in words. */
+  /**
+   * Why `id` cannot go further that way, in words.
+   * @param {string} id
+   * @param {boolean} forward
+   */
   function blockedText(id, forward) {
     const client = id[0];
     const n = Number(id.slice(1));
@@ -193,11 +214,15 @@ export function createStrip(parent, { send }) {
       : fmt(t("%(step)s stays after %(other)s: a client runs its own steps in their order."), { step: id, other });
   }
 
+  /** @param {string} text */
   function say(text) {
     note.textContent = text;
   }
 
-  /** Send the order drawn, if it is not the one in force. */
+  /**
+   * Send the order drawn, if it is not the one in force.
+   * @param {string} movedId
+   */
   function commit(movedId) {
     if (!send) return;
     const text = order.join(" ");
@@ -220,6 +245,8 @@ export function createStrip(parent, { send }) {
   /**
    * Move `id` one place (`delta` ±1) in the order drawn; false when its client's own
    * order forbids it (said in the note).
+   * @param {string} id
+   * @param {number} delta
    */
   function shift(id, delta) {
     const from = order.indexOf(id);
@@ -308,13 +335,13 @@ export function createStrip(parent, { send }) {
       if (Math.hypot(dx, dy) < DRAG_PX) return;
       drag.started = true;
       drag.others = order.filter((s) => s !== drag.id);
-      drag.rects = drag.others.map((s) => /** @type {HTMLElement} */ (chips.get(s)).getBoundingClientRect());
+      drag.rects = drag.others.map((/** @type {string} */ s) => /** @type {HTMLElement} */ (chips.get(s)).getBoundingClientRect());
       drag.box = row.getBoundingClientRect();
       drag.chip.classList.add("is-dragging");
     }
     event.preventDefault();
     drag.chip.style.transform = `translate(${dx}px, ${dy}px)`;
-    const after = (r) => event.clientY > r.bottom || (event.clientY >= r.top && event.clientX > r.left + r.width / 2);
+    const after = (/** @type {DOMRect} */ r) => event.clientY > r.bottom || (event.clientY >= r.top && event.clientX > r.left + r.width / 2);
     const wanted = drag.rects.filter(after).length;
     const [lo, hi] = range(drag.id, drag.others);
     const index = Math.max(lo, Math.min(hi, wanted));
@@ -323,7 +350,10 @@ export function createStrip(parent, { send }) {
     showMark(index);
   }
 
-  /** The line where the dragged chip would go: before `others[index]`, or after the last. */
+  /**
+   * The line where the dragged chip would go: before `others[index]`, or after the last.
+   * @param {number} index
+   */
   function showMark(index) {
     const rects = drag.rects;
     const box = drag.box;

@@ -7,15 +7,24 @@
 
 import { fmt, num, t } from "../../i18n.js";
 
+/** @import { ChoiceParam, Declaration } from "../../types.js" */
+/** @import { Ttl } from "./types.js" */
+
 export const MODES = ["read_check_write", "incr", "incr_then_expire", "lua", "set_nx_then_incr"];
 // the ways of counting whose lesson is the key's expiry, not the race
 export const EXPIRY_MODES = new Set(["incr_then_expire", "lua", "set_nx_then_incr"]);
 
-/** The ways of counting by their codes, from `set_mode`'s choices (else our own words). */
+/**
+ * The ways of counting by their codes, from `set_mode`'s choices (else our own words).
+ * @param {Declaration | null | undefined} declaration
+ * @returns {Record<string, string>}
+ */
 export function modeNames(declaration) {
   const action = declaration?.actions?.find((a) => a.name === "set_mode");
-  const param = action?.params?.find((p) => p.name === "mode");
+  // (`mode` is a choice)
+  const param = /** @type {ChoiceParam | undefined} */ (action?.params?.find((p) => p.name === "mode"));
   const names = new Map((param?.choices ?? []).map((c) => [c.value, c.label]));
+  /** @type {Record<string, string>} */
   const own = {
     read_check_write: t("Read, check, write"),
     incr: t("INCR, then compare"),
@@ -26,14 +35,17 @@ export function modeNames(declaration) {
   return Object.fromEntries(MODES.map((m) => [m, names.get(m) ?? own[m]]));
 }
 
-/** A number of seconds: "30 s". */
+/**
+ * A number of seconds: "30 s".
+ * @param {number} n
+ */
 export function secs(n) {
   return fmt(t("%(s)s s"), { s: num(n) });
 }
 
 /**
  * The key's expiry in words: "expires in 30 s", "no expiry", or "no key".
- * @param {{exists: boolean, ttl: number | string | null}} key
+ * @param {{exists: boolean, ttl: Ttl}} key
  */
 export function expiryText(key) {
   if (!key.exists) return t("no key");
@@ -41,21 +53,30 @@ export function expiryText(key) {
   return fmt(t("expires in %(time)s"), { time: secs(Number(key.ttl)) });
 }
 
-/** What TTL would answer, as redis-cli shows it: -2 no key, -1 no expiry. */
+/**
+ * What TTL would answer, as redis-cli shows it: -2 no key, -1 no expiry.
+ * @param {{exists: boolean, ttl: Ttl}} key
+ */
 export function ttlReply(key) {
   if (!key.exists) return "(integer) -2";
   if (key.ttl === "none") return "(integer) -1";
   return `(integer) ${key.ttl}`;
 }
 
-/** A client's outcome (a word the server sends as data: admitted, refused, pending, crashed). */
+/**
+ * A client's outcome (a word the server sends as data: admitted, refused, pending, crashed).
+ * @param {string} outcome
+ */
 export function outcomeText(outcome) {
   return t(outcome);
 }
 
-/** The mark that goes with an outcome, so it is never told by colour alone. */
+/**
+ * The mark that goes with an outcome, so it is never told by colour alone.
+ * @param {string} outcome
+ */
 export function outcomeMark(outcome) {
-  return { admitted: "✓", refused: "✗", crashed: "☠" }[outcome] ?? "";
+  return /** @type {Record<string, string>} */ ({ admitted: "✓", refused: "✗", crashed: "☠" })[outcome] ?? "";
 }
 
 /**
@@ -83,12 +104,19 @@ export function commandParts(command, key) {
   return parts;
 }
 
-/** The verb of a command: what a packet on its way to Redis says ("GET", "INCR", "EVAL"). */
+/**
+ * The verb of a command: what a packet on its way to Redis says ("GET", "INCR", "EVAL").
+ * @param {string} command
+ */
 export function verb(command) {
   return command.split(" ")[0];
 }
 
-/** Whether a reply is a local decision (admitted / refused) rather than Redis's words. */
+/**
+ * Whether a reply is a local decision (admitted / refused) rather than Redis's words.
+ * @param {string | null} reply
+ * @returns {reply is "admitted" | "refused"}
+ */
 export function isDecision(reply) {
   return reply === "admitted" || reply === "refused";
 }

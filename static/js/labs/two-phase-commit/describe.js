@@ -3,9 +3,18 @@
 import { fmt, num, t } from "../../i18n.js";
 import { opText, outcomeText, pointText, reasonText, serverName } from "./words.js";
 
+/** @import { LabEvent } from "../../types.js" */
+/** @import { TpEvent } from "./types.js" */
+
+/**
+ * Sentences for a frame's events; the others say nothing.
+ * @param {LabEvent[]} events
+ * @returns {string[]}
+ */
 export function describeEvents(events) {
   const out = [];
-  for (const e of events) {
+  // (the events worded here are TpEvents; the branches tell them by their type)
+  for (const e of /** @type {TpEvent[]} */ (events)) {
     if (e.type === "op_completed" && e.client === "you") {
       // the workload's own operations are its chart and table, not sentences
       out.push(

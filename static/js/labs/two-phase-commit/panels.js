@@ -9,11 +9,26 @@ import d3 from "d3";
 import { fmt, num, t, tn } from "../../i18n.js";
 import { opText, outcomeText, pointText, recordText, rowName, rowValue } from "./words.js";
 
+/** @import { NetworkView } from "../../network-view.js" */
+/** @import { NetNode } from "../../network/types.js" */
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Shard, TpSnapshot } from "./types.js" */
+
+/**
+ * A line of a server's panel: its key, its class, its text and what its right end says.
+ * @typedef {{key: string, text: string, cls?: string, mark?: string, row?: string}} Line
+ */
+
 const LINE = 15;
 const PAD = 6;
 
-/** Fill the view's node panels from the snapshot. */
-export function drawPanels(view, snapshot) {
+/**
+ * Fill the view's node panels from the snapshot.
+ * @param {NetworkView} view
+ * @param {Snapshot} state the lab's snapshot
+ */
+export function drawPanels(view, state) {
+  const snapshot = /** @type {TpSnapshot} */ (state);
   const { narrow, width, radius, positions } = view.layout;
   const shards = new Map((snapshot.shards ?? []).map((s) => [s.id, s]));
   view.panels.each(function fill(node) {
@@ -21,7 +36,7 @@ export function drawPanels(view, snapshot) {
     let lines;
     let boxWidth;
     if (shards.has(node.id)) {
-      lines = shardLines(shards.get(node.id), narrow);
+      lines = shardLines(/** @type {Shard} */ (shards.get(node.id)), narrow);
       boxWidth = narrow ? 176 : 330;
     } else if (node.id === "coordinator") {
       lines = coordinatorLines(snapshot, narrow);
@@ -79,7 +94,13 @@ export function drawPanels(view, snapshot) {
   });
 }
 
+/**
+ * @param {Shard} shard
+ * @param {boolean} narrow
+ * @returns {Line[]}
+ */
 function shardLines(shard, narrow) {
+  /** @type {Line[]} */
   const lines = [];
   const head = shard.up
     ? fmt(t("log writes: %(n)s"), { n: num(shard.log_writes) })
@@ -122,8 +143,14 @@ function shardLines(shard, narrow) {
   return lines;
 }
 
+/**
+ * @param {TpSnapshot} snapshot
+ * @param {boolean} narrow
+ * @returns {Line[]}
+ */
 function coordinatorLines(snapshot, narrow) {
   const coord = snapshot.coordinator;
+  /** @type {Line[]} */
   const lines = [];
   lines.push({
     key: "mode",
@@ -169,18 +196,23 @@ function coordinatorLines(snapshot, narrow) {
   return lines;
 }
 
+/** @param {string} state a transaction's */
 function stateText(state) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       voting: t("voting"),
       logging: t("logging its decision"),
       committed: t("committed"),
       aborted: t("aborted"),
       running: t("running"),
-    }[state] ?? state
+    })[state] ?? state
   );
 }
 
+/**
+ * @param {TpSnapshot} snapshot
+ * @returns {Line[]}
+ */
 function clientLines(snapshot) {
   const mine = (snapshot.ops ?? []).filter((op) => op.client === "you").slice(-2);
   if (!mine.length) return [{ key: "none", text: t("no answer yet") }];
@@ -191,8 +223,13 @@ function clientLines(snapshot) {
   }));
 }
 
-/** The accessible words added to a server's name. */
-export function describeServer(node, snapshot) {
+/**
+ * The accessible words added to a server's name.
+ * @param {NetNode} node
+ * @param {Snapshot | null} state the lab's snapshot
+ */
+export function describeServer(node, state) {
+  const snapshot = /** @type {TpSnapshot | null} */ (state);
   const shard = snapshot?.shards?.find((s) => s.id === node.id);
   if (shard) {
     const locked = shard.rows.filter((r) => r.lock).map((r) => rowName(r.row));

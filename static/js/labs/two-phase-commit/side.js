@@ -9,8 +9,17 @@ import { createHistoryDiagram } from "../../history-diagram.js";
 import { decimal, fmt, num, t } from "../../i18n.js";
 import { opText, outcomeText, reasonText, serverName } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Costs, TpOp, TpSnapshot } from "./types.js" */
+
 const SHOWN = 16;
 
+/**
+ * A section of the side panel with its heading, appended to `root`.
+ * @param {HTMLElement} root
+ * @param {string} cls
+ * @param {string} title
+ */
 function section(root, cls, title) {
   const el = document.createElement("section");
   el.className = `tp-section ${cls}`;
@@ -21,7 +30,10 @@ function section(root, cls, title) {
   return el;
 }
 
-/** The cost of the last one-shard and two-shard commits, side by side. */
+/**
+ * The cost of the last one-shard and two-shard commits, side by side.
+ * @param {HTMLElement} root
+ */
 export function createCosts(root) {
   const el = section(root, "tp-costs", t("What a commit costs"));
   el.dataset.spot = "costs";
@@ -29,13 +41,20 @@ export function createCosts(root) {
   el.append(body);
   let last = "";
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {TpSnapshot} */ (state);
       const { one_shard: one, two_shard: two } = snapshot.costs;
       const key = JSON.stringify(snapshot.costs);
       if (key === last) return;
       last = key;
-      const cell = (bill, field) => (bill ? num(bill[field]) : "—");
-      const where = (bill) =>
+      /**
+       * @param {Costs | null} bill
+       * @param {"shards" | "log_writes" | "round_trips" | "messages" | "latency_ms"} field
+       */
+      // (a latency is null until the commit ends: num() writes it 0)
+      const cell = (bill, field) => (bill ? num(/** @type {number} */ (bill[field])) : "—");
+      const where = (/** @type {Costs | null} */ bill) =>
         bill
           ? Object.entries(bill.log_writes_by)
               .map(([server, n]) => fmt(t("%(n)s on %(server)s"), { n: num(n), server: serverName(server) }))
@@ -65,7 +84,10 @@ export function createCosts(root) {
   };
 }
 
-/** The bank: what every read added up to, over time, with the line at 100. */
+/**
+ * The bank: what every read added up to, over time, with the line at 100.
+ * @param {HTMLElement} root
+ */
 export function createBank(root) {
   const el = section(root, "tp-bank", t("The bank: what each read adds up to"));
   el.dataset.spot = "bank";
@@ -84,7 +106,9 @@ export function createBank(root) {
   });
   let last = "";
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {TpSnapshot} */ (state);
       const bank = snapshot.bank;
       const key = `${bank.totals.length}:${bank.totals.at(-1)?.[2]}:${bank.running}:${bank.invoked}:${snapshot.mode}`;
       if (key === last) return;
@@ -94,7 +118,7 @@ export function createBank(root) {
       const low = Math.min(90, ...values);
       const high = Math.max(105, ...values);
       const start = totals.length ? totals[0][0] : 0;
-      const end = totals.length ? Math.max(totals.at(-1)[0], start + 1) : 1;
+      const end = totals.length ? Math.max(/** @type {[number, number, number]} */ (totals.at(-1))[0], start + 1) : 1;
       const off = bank.first_off;
       chart.update({
         series: [{ id: "total", label: t("reads"), points: totals.map((p) => [p[0], p[1]]), dots: true, line: false }],
@@ -133,19 +157,26 @@ export function createBank(root) {
   };
 }
 
-/** A short label for an operation's bar on the time diagram. */
+/**
+ * A short label for an operation's bar on the time diagram.
+ * @param {TpOp} op
+ */
 function barLabel(op) {
   const v = op.value;
-  if (op.f === "transfer") return `${v.from}→${v.to}: ${num(v.amount)}`;
+  // (read through `op`, whose `f` says what its value is)
+  if (op.f === "transfer") return `${op.value.from}→${op.value.to}: ${num(op.value.amount)}`;
   if (op.f === "read") {
     return op.outcome === "ok" && Array.isArray(v) ? fmt(t("Σ %(total)s"), { total: num(v.reduce((a, b) => a + b, 0)) }) : t("Σ …");
   }
-  if (op.f === "book") return `${v.seat} ${v.passenger}`;
-  if (op.f === "fare") return `${v.seat} ${num(v.fare)}`;
+  if (op.f === "book") return `${op.value.seat} ${op.value.passenger}`;
+  if (op.f === "fare") return `${op.value.seat} ${num(op.value.fare)}`;
   return "";
 }
 
-/** The promise's name, by the checker's code. */
+/**
+ * The promise's name, by the checker's code.
+ * @param {string} code
+ */
 function promiseName(code) {
   return code === "bank-total" ? t("Every read adds up to the total") : code;
 }
@@ -154,6 +185,7 @@ function promiseName(code) {
  * The newest operations on a time diagram, judged by Jepsen's bank checker
  * (simulators/engine/bank.py): an outcome the client cannot know runs on, dashed,
  * and a read that does not add up is numbered with the transfers that explain it.
+ * @param {HTMLElement} root
  */
 export function createJudged(root) {
   const el = section(root, "tp-judged", t("The history, judged"));
@@ -169,10 +201,13 @@ export function createJudged(root) {
   const diagram = createHistoryDiagram(el);
   let last = "";
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {TpSnapshot} */ (state);
       const checker = snapshot.checker ?? { window: [], verdicts: [] };
       const byId = new Map(snapshot.ops.map((op) => [op.id, op]));
-      const ops = checker.window.map((id) => byId.get(id)).filter(Boolean);
+      // (the operations of the window that are still in the snapshot)
+      const ops = /** @type {TpOp[]} */ (checker.window.map((id) => byId.get(id)).filter(Boolean));
       const key = JSON.stringify([ops.map((op) => [op.id, op.outcome]), checker.verdicts]);
       if (key === last) return;
       last = key;
@@ -215,7 +250,10 @@ export function createJudged(root) {
   };
 }
 
-/** The last operations, as Jepsen records them. */
+/**
+ * The last operations, as Jepsen records them.
+ * @param {HTMLElement} root
+ */
 export function createHistory(root) {
   const el = section(root, "tp-history", t("Operations (as Jepsen records them)"));
   el.dataset.spot = "history";
@@ -226,7 +264,9 @@ export function createHistory(root) {
   el.append(note, body);
   let last = "";
   return {
-    update(snapshot) {
+    /** @param {Snapshot} state the lab's snapshot */
+    update(state) {
+      const snapshot = /** @type {TpSnapshot} */ (state);
       const ops = snapshot.ops.slice(-SHOWN).reverse();
       const key = JSON.stringify(ops.map((op) => [op.id, op.outcome, op.resolved]));
       if (key === last) return;
@@ -250,6 +290,7 @@ export function createHistory(root) {
   };
 }
 
+/** @param {string} resolved "committed" or "aborted" */
 function resolvedText(resolved) {
   return resolved === "committed" ? t("committed") : t("aborted");
 }

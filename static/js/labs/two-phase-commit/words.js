@@ -2,9 +2,14 @@
 
 import { fmt, num, t } from "../../i18n.js";
 
+/** @import { KindDeclared } from "../../network/types.js" */
+/** @import { LogRecord, Seat, ShardRow, TpOp } from "./types.js" */
+/** @typedef {Record<string, unknown>} Fields the values of a sentence's fields */
+
 /**
  * Message kinds: colour, shape and fill, so that no two differ by colour alone (a test
  * keeps it so).
+ * @returns {Record<string, KindDeclared>}
  */
 export function messageKinds() {
   return {
@@ -21,19 +26,26 @@ export function messageKinds() {
   };
 }
 
-/** A server's name as the drawing says it. */
+/**
+ * A server's name as the drawing says it.
+ * @param {string} id
+ */
 export function serverName(id) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       client: t("Client"),
       coordinator: t("Coordinator"),
       flights: t("Flights shard"),
       bookings: t("Bookings shard"),
-    }[id] ?? id
+    })[id] ?? id
   );
 }
 
-/** A row's name: "seat 12A", "booking 12A", "account 3" (narrow: "12A", "#3"). */
+/**
+ * A row's name: "seat 12A", "booking 12A", "account 3" (narrow: "12A", "#3").
+ * @param {string} row
+ * @param {boolean} [narrow]
+ */
 export function rowName(row, narrow = false) {
   const [kind, key] = row.split(":");
   if (kind === "seat") return narrow ? key : fmt(t("seat %(seat)s"), { seat: key });
@@ -43,26 +55,36 @@ export function rowName(row, narrow = false) {
   return narrow ? `#${key}` : fmt(t("account %(n)s"), { n: key });
 }
 
-/** A row's value in a few characters. */
+/**
+ * A row's value in a few characters.
+ * @param {ShardRow} row
+ * @param {boolean} [narrow]
+ * @returns {string}
+ */
 export function rowValue(row, narrow = false) {
   const value = row.value;
+  // the row's name says what its value is: a seat, a booking's passenger, a balance
   if (row.row.startsWith("seat:")) {
-    const who = value.passenger || (narrow ? "–" : t("free"));
+    const who = /** @type {Seat} */ (value).passenger || (narrow ? "–" : t("free"));
     return narrow
       ? who
-      : fmt(t("%(who)s · fare %(fare)s"), { who, fare: num(value.fare) });
+      : fmt(t("%(who)s · fare %(fare)s"), { who, fare: num(/** @type {Seat} */ (value).fare) });
   }
-  if (row.row.startsWith("booking:")) return value || "—";
-  return num(value);
+  if (row.row.startsWith("booking:")) return /** @type {string} */ (value) || "—";
+  return num(/** @type {number} */ (value));
 }
 
-/** What an operation did, in words: "book 12A for P1", "move 3 from 1 to 5". */
+/**
+ * What an operation did, in words: "book 12A for P1", "move 3 from 1 to 5".
+ * @param {TpOp} op
+ */
 export function opText(op) {
   const v = op.value;
-  if (op.f === "book") return fmt(t("book %(seat)s for %(passenger)s"), v);
-  if (op.f === "fare") return fmt(t("fare of %(seat)s to %(fare)s"), v);
+  // (a booking's, a fare's and a transfer's values are their words' fields)
+  if (op.f === "book") return fmt(t("book %(seat)s for %(passenger)s"), /** @type {Fields} */ (v));
+  if (op.f === "fare") return fmt(t("fare of %(seat)s to %(fare)s"), /** @type {Fields} */ (v));
   if (op.f === "transfer") {
-    return fmt(t("move %(amount)s from account %(from)s to %(to)s"), v);
+    return fmt(t("move %(amount)s from account %(from)s to %(to)s"), /** @type {Fields} */ (v));
   }
   if (op.outcome === "ok" && Array.isArray(v)) {
     return fmt(t("read all accounts: total %(total)s"), {
@@ -72,7 +94,10 @@ export function opText(op) {
   return t("read all accounts");
 }
 
-/** An outcome as Jepsen says it, with what it means. */
+/**
+ * An outcome as Jepsen says it, with what it means.
+ * @param {string | null} outcome null: no answer yet
+ */
 export function outcomeText(outcome) {
   if (outcome === "ok") return t("ok");
   if (outcome === "fail") return t("fail (no effect)");
@@ -80,10 +105,13 @@ export function outcomeText(outcome) {
   return t("waiting");
 }
 
-/** Why an operation did not end ok. */
+/**
+ * Why an operation did not end ok.
+ * @param {string | null | undefined} reason
+ */
 export function reasonText(reason) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       coordinator_crashed: t("the coordinator crashed"),
       coordinator_down: t("the coordinator is down"),
       timeout: t("the client gave up waiting"),
@@ -92,25 +120,31 @@ export function reasonText(reason) {
       taken: t("the seat is taken"),
       busy: t("the shard's queue is full"),
       half_done: t("only the first half was committed"),
-    }[reason] ?? reason ?? ""
+    })[/** @type {string} */ (reason)] ?? reason ?? ""
   );
 }
 
-/** The trap's moment in words. */
+/**
+ * The trap's moment in words.
+ * @param {string} point
+ */
 export function pointText(point) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       after_decision: t("after it logs its decision"),
       before_decision: t("before it logs its decision"),
       between_shards: t("between the two shards"),
-    }[point] ?? point
+    })[point] ?? point
   );
 }
 
-/** A log record: "prepare T3", "commit T3". */
+/**
+ * A log record: "prepare T3", "commit T3".
+ * @param {LogRecord} record
+ */
 export function recordText([record, txn]) {
   const word =
-    { prepare: t("prepare"), commit: t("commit"), abort: t("abort"), end: t("end") }[
+    /** @type {Record<string, string>} */ ({ prepare: t("prepare"), commit: t("commit"), abort: t("abort"), end: t("end") })[
       record
     ] ?? record;
   return fmt(t("%(record)s T%(txn)s"), { record: word, txn });
