@@ -124,7 +124,6 @@ NOT_YET_TYPED = {
     "static/js/labs/hash-placement/",
     "static/js/labs/partition-cap/",
     "static/js/labs/quorum/",
-    "static/js/labs/range-splits/",
     "static/js/labs/rate-limit-race/",
     "static/js/labs/replication/",
     "static/js/labs/scatter-gather/",
