@@ -120,8 +120,7 @@ export function createKeyCharts(parent, placements) {
   return {
     /** @param {Record<string, any> | null} metrics */
     update(metrics) {
-      const { keys_per_shard } = /** @type {RangeMetrics} */ (metrics);
-      for (const { key, chart } of charts) chart.update(keys_per_shard[key]);
+      for (const { key, chart } of charts) chart.update(/** @type {RangeMetrics} */ (metrics).keys_per_shard[key]);
     },
     destroy() {
       root.remove();
