@@ -121,7 +121,6 @@ NOT_YET_TYPED = {
     "static/js/labs/cache-stampede.js",
     "static/js/labs/cache-stampede/",
     "static/js/labs/graph-traversal/",
-    "static/js/labs/hash-placement/",
     "static/js/labs/partition-cap/",
     "static/js/labs/quorum/",
     "static/js/labs/rate-limit-race/",
