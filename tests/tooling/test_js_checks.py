@@ -121,10 +121,7 @@ NOT_YET_TYPED = {
     "static/js/labs/cache-stampede.js",
     "static/js/labs/cache-stampede/",
     "static/js/labs/graph-traversal/",
-    "static/js/labs/hash-placement/",
-    "static/js/labs/range-splits/",
     "static/js/labs/replication/",
-    "static/js/labs/scatter-gather/",
 }
 
 

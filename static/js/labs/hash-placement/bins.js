@@ -12,8 +12,34 @@ import { DOT_RADIUS } from "./geometry.js";
 import { LABEL_H } from "./slots.js";
 import { colourAt, remember, rememberMoved, rgbOf } from "./painter.js";
 
-/** @import { DrawnDot } from "./timeline.js" */
+/** @import { Selection } from "d3" */
+/** @import { Painter } from "./painter.js" */
+/** @import { Box, Drawn, DotNode, FlyingDot, Group, Plan, PlannedBin, PlannedDot, Point, Segment } from "./types.js" */
 import { changedGoals, endOf, fadeAt, moves, positionAt, run, segment } from "./timeline.js";
+
+/**
+ * A plan for the bins (plan.js) with what bins.js draws besides: whether it is a change
+ * (keys that did not move lose their outline), the keys per shard, the hot key's shard.
+ * @typedef {Plan & { isChange: boolean, counts: Record<string, number>, hotShard: string | null }} BinsPlan
+ */
+
+/** @typedef {PlannedBin & { segments: Segment[] }} SegmentedBin a bin with its corner's motion */
+
+/**
+ * A bin's group, with where its corner is drawn now.
+ * @typedef {SVGGElement & { __pos?: Point }} BinNode
+ */
+
+/**
+ * A bin's key count, with the number it shows.
+ * @typedef {SVGTextElement & { __shown?: number }} CountNode
+ */
+
+/**
+ * The bin dots' circles and the bins' groups in their layers (nothing else is there).
+ * @typedef {Selection<DotNode, PlannedDot, SVGGElement, unknown>} DotSelection
+ * @typedef {Selection<BinNode, SegmentedBin, SVGGElement, unknown>} BinSelection
+ */
 
 /** The outline of a bin dot, for the painter. */
 export const BIN_DOT_RIM = 0.6;
@@ -25,7 +51,10 @@ const compact = new Intl.NumberFormat(document.documentElement.lang || "en", {
   maximumFractionDigits: 1,
 });
 
-/** A bin's key count, short enough for a narrow bin: 2,536 or 250K. */
+/**
+ * A bin's key count, short enough for a narrow bin: 2,536 or 250K.
+ * @param {number} value
+ */
 function shortCount(value) {
   return value >= 100000 ? compact.format(value) : num(value);
 }
@@ -33,16 +62,24 @@ function shortCount(value) {
 /**
  * Bins and bin dots of one card, drawn into the d3 groups `binLayer` and `dotLayer`; dots
  * in motion are painted by `painter` (painter.js).
+ * @param {Group} binLayer
+ * @param {Group} dotLayer
+ * @param {Painter} painter
  */
 export function createBins(binLayer, dotLayer, painter) {
-  /** Where each key dot and each bin is drawn right now (mid-animation too). */
+  /**
+   * Where each key dot and each bin is drawn right now (mid-animation too).
+   * @returns {Drawn}
+   */
   function current() {
+    /** @type {Drawn["dots"]} */
     const dots = new Map();
-    dotLayer.selectAll("circle").each(function read(d) {
+    /** @type {DotSelection} */ (dotLayer.selectAll("circle")).each(function read(d) {
       if (this.__pos) dots.set(d.id, this.__pos);
     });
+    /** @type {Drawn["bins"]} */
     const bins = new Map();
-    binLayer.selectAll("g.bin").each(function read(d) {
+    /** @type {BinSelection} */ (binLayer.selectAll("g.bin")).each(function read(d) {
       if (this.__pos && !d.leaving) bins.set(d.shard, { ...this.__pos, to: d.to });
     });
     return { dots, bins };
@@ -52,12 +89,14 @@ export function createBins(binLayer, dotLayer, painter) {
    * Animate to a new arrangement. `plan` holds: bins [{shard, from, mid, to, entering,
    * leaving}], dots [{id, key, shard, flies, departsAt, landsAt, segments}], counts
    * {shard: n}, hotShard, and the phase times (see plan.js).
+   * @param {BinsPlan} plan
    */
   function animate(plan) {
     drawBinGroups(plan);
     drawDots(plan);
   }
 
+  /** @param {BinsPlan} plan */
   function drawBinGroups(plan) {
     const { times } = plan;
     for (const bin of plan.bins) {
@@ -66,9 +105,8 @@ export function createBins(binLayer, dotLayer, painter) {
         segment(corner(bin.mid), corner(bin.to), times.leaveStart, times.total),
       ];
     }
-    const groups = binLayer
-      .selectAll("g.bin")
-      .data(plan.bins, (d) => d.shard)
+    const groups = /** @type {BinSelection} */ (binLayer.selectAll("g.bin"))
+      .data(/** @type {SegmentedBin[]} */ (plan.bins), (d) => d.shard) // (each with its segments, just above)
       .join(
         enterBin,
         (update) => update,
@@ -108,6 +146,11 @@ export function createBins(binLayer, dotLayer, painter) {
     tweenCounts(groups, plan);
   }
 
+  /**
+   * The bins' key counts, counted up or down while the keys fly.
+   * @param {Selection<BinNode | SVGGElement, SegmentedBin, SVGGElement, unknown>} groups
+   * @param {BinsPlan} plan
+   */
   function tweenCounts(groups, plan) {
     const { times } = plan;
     groups.attr("aria-label", (d) =>
@@ -116,26 +159,31 @@ export function createBins(binLayer, dotLayer, painter) {
         count: num(plan.counts[d.shard] ?? 0),
       }),
     );
-    changedGoals(groups.select("text.bin-count"), (d) => String(plan.counts[d.shard] ?? 0))
+    changedGoals(
+      /** @type {Selection<CountNode, SegmentedBin, SVGGElement, unknown>} */ (groups.select("text.bin-count")),
+      (d) => String(plan.counts[d.shard] ?? 0),
+    )
       .transition("count")
       .delay(times.countStart)
       .duration(Math.max(0, times.countEnd - times.countStart))
       .tween("text", function count(d) {
+        // (`this` as `node`: TypeScript takes a function that assigns to `this.…` for a constructor)
+        const node = this;
         const end = plan.counts[d.shard] ?? 0;
-        const value = d3.interpolateRound(this.__shown ?? end, end);
+        const value = d3.interpolateRound(node.__shown ?? end, end);
         return (u) => {
           const shown = value(u);
           // A new text relays the SVG out: write only when the number changes.
-          if (shown === this.__shown && this.textContent) return;
-          this.__shown = shown;
-          this.textContent = shortCount(shown);
+          if (shown === node.__shown && node.textContent) return;
+          node.__shown = shown;
+          node.textContent = shortCount(shown);
         };
       });
   }
 
+  /** @param {BinsPlan} plan */
   function drawDots(plan) {
-    const sel = dotLayer
-      .selectAll("circle")
+    const sel = /** @type {DotSelection} */ (dotLayer.selectAll("circle"))
       .data(plan.dots, (d) => d.id)
       .join(
         (enter) =>
@@ -158,8 +206,8 @@ export function createBins(binLayer, dotLayer, painter) {
     const { total, recolourMs } = plan.times;
     const reduced = reducedMotion();
     const where = reduced ? fadeAt : positionAt;
-    const recolourAt = (d) => (reduced ? (d.departsAt + d.landsAt) / 2 : d.departsAt);
-    changed.each(function move(d) {
+    const recolourAt = (/** @type {FlyingDot} */ d) => (reduced ? (d.departsAt + d.landsAt) / 2 : d.departsAt);
+    changed.each(/** @this {DotNode} */ function move(d) {
       const colour = shardColour(d.shard);
       if (!d.flies && !moves(d.segments)) {
         painter.stop(this);
@@ -188,41 +236,51 @@ export function createBins(binLayer, dotLayer, painter) {
   return { animate, current };
 }
 
-/** Put a dot at rest at `p` in colour `fill`, outlined if it moved in the last change. */
+/**
+ * Put a dot at rest at `p` in colour `fill`, outlined if it moved in the last change.
+ * @param {DotNode} node
+ * @param {Point} p
+ * @param {string} fill
+ */
 function rest(node, p, fill) {
   node.__pos = { x: p.x, y: p.y };
   // A position, not a transform: a transform on each of 240 dots would give each its own
   // paint property node, and the browser re-walks them all whenever anything repaints.
-  node.setAttribute("cx", p.x);
-  node.setAttribute("cy", p.y);
+  node.setAttribute("cx", String(p.x));
+  node.setAttribute("cy", String(p.y));
   node.setAttribute("fill", fill);
   if (node.__moved) node.classList.add("moved");
   remember(node, { ...node.__pos, r: DOT_RADIUS, colour: fill, moved: node.__moved === true });
 }
 
-/** @this {DrawnDot} */
+/** @this {DotNode} */
 function mark() {
   this.__moved = true;
 }
 
-/** @this {DrawnDot} */
+/** @this {DotNode} */
 function unmark() {
   this.__moved = false;
   if (this.classList.contains("moved")) this.classList.remove("moved");
   rememberMoved(this, false);
 }
 
+/** @param {Box} box */
 function corner(box) {
   return { x: box.x, y: box.y };
 }
 
+/**
+ * A new bin: its body, its badge and letter, its count, and the hot key's flame.
+ * @param {Selection<import("d3").EnterElement, SegmentedBin, SVGGElement, unknown>} enter
+ */
 function enterBin(enter) {
   const g = enter
     .append("g")
     .attr("class", "bin")
     .attr("role", "img")
     .attr("data-shard", (d) => d.shard);
-  g.each(function start(d) {
+  g.each(/** @this {BinNode} */ function start(d) {
     this.__pos = corner(d.from);
   }).attr("transform", (d) => `translate(${d.from.x},${d.from.y})`);
   g.append("rect")

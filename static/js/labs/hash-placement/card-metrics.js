@@ -10,6 +10,19 @@ import { decimal, fmt, num, percent, t } from "../../i18n.js";
 import { duration } from "../../motion.js";
 import { createFill } from "./fill.js";
 
+/** @import { HotKey, SchemeNumbers } from "./types.js" */
+
+/**
+ * What the card's numbers need besides its scheme's: the keys in all, the hot key, the
+ * shard count.
+ * @typedef {{ total: number, hotKey: HotKey | null, shardCount: number }} CardContext
+ */
+
+/**
+ * The big number's element, with the fraction it shows.
+ * @typedef {HTMLElement & { __fraction?: number }} CountingNode
+ */
+
 const COUNT_UP_MS = 1400;
 
 /**
@@ -42,6 +55,10 @@ export function createCardMetrics(container, details = null) {
   container.append(moved);
   (details ?? container).append(spread, chartTitle, chartBox, flow, requests);
 
+  /**
+   * @param {SchemeNumbers} numbers
+   * @param {CardContext} context
+   */
   function update(numbers, { total, hotKey, shardCount }) {
     showMoved(numbers, total);
     spread.replaceChildren(
@@ -55,6 +72,10 @@ export function createCardMetrics(container, details = null) {
     showRequests(numbers, hotKey, shardCount);
   }
 
+  /**
+   * @param {SchemeNumbers} numbers
+   * @param {number} total
+   */
   function showMoved(numbers, total) {
     countUp(movedNumber, numbers.moved_fraction);
     // "0 of 1,000" too, not a shorter sentence: the label keeps its length (and its number
@@ -71,6 +92,11 @@ export function createCardMetrics(container, details = null) {
     moved.classList.toggle("is-storm", numbers.moved_fraction >= 0.5);
   }
 
+  /**
+   * @param {SchemeNumbers} numbers
+   * @param {HotKey | null} hotKey
+   * @param {number} shardCount
+   */
   function showRequests(numbers, hotKey, shardCount) {
     requests.hidden = !hotKey;
     if (!hotKey) return;
@@ -104,6 +130,8 @@ export function createCardMetrics(container, details = null) {
  * counts, the box is as wide as the wider of the two ends; when it has arrived, as wide
  * as the number it shows. (The label sits under the number, not beside it: its width,
  * and so its lines and the room left to the drawing, never depend on the number's.)
+ * @param {CountingNode} node
+ * @param {number} fraction
  */
 function countUp(node, fraction) {
   const from = node.__fraction ?? 0;
@@ -126,9 +154,14 @@ function countUp(node, fraction) {
     .on("end", () => holdSize(node, [last]));
 }
 
+/** @type {CanvasRenderingContext2D | null} */
 let measure = null;
 
-/** Size the box `node` for the widest of `texts` (in its own font). */
+/**
+ * Size the box `node` for the widest of `texts` (in its own font).
+ * @param {HTMLElement} node
+ * @param {string[]} texts
+ */
 function holdSize(node, texts) {
   const style = getComputedStyle(node);
   const size = parseFloat(style.fontSize) || 16;
@@ -138,7 +171,7 @@ function holdSize(node, texts) {
   // (the `font` shorthand reads empty when a longhand has no shorthand form)
   measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
   measure.letterSpacing = style.letterSpacing;
-  const widest = Math.max(...texts.map((text) => measure.measureText(text).width));
+  const widest = Math.max(...texts.map((text) => /** @type {CanvasRenderingContext2D} */ (measure).measureText(text).width));
   const width = `${(widest / size).toFixed(4)}em`;
   if (node.style.width === width) return;
   Object.assign(node.style, {
@@ -151,6 +184,7 @@ function holdSize(node, texts) {
   });
 }
 
+/** @param {SchemeNumbers} numbers */
 function flowText(numbers) {
   const sent = entries(numbers.sent);
   const received = entries(numbers.received);
@@ -161,6 +195,10 @@ function flowText(numbers) {
   });
 }
 
+/**
+ * "A 12 · B 3": the shards with a number above 0.
+ * @param {Record<string, number>} [record]
+ */
 function entries(record = {}) {
   return Object.entries(record)
     .filter(([, n]) => n > 0)
@@ -168,6 +206,10 @@ function entries(record = {}) {
     .join(" · ");
 }
 
+/**
+ * @param {string} term
+ * @param {string} value
+ */
 function pair(term, value) {
   const wrapper = element("div", "pair");
   const dt = element("dt");
@@ -178,6 +220,10 @@ function pair(term, value) {
   return wrapper;
 }
 
+/**
+ * @param {string} tag
+ * @param {string} [className]
+ */
 function element(tag, className) {
   const node = document.createElement(tag);
   if (className) node.className = className;

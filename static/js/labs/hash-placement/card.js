@@ -18,6 +18,15 @@ import { RING_DOT_RIM, createRing } from "./ring.js";
 import { schemeExplanation, schemeTitle } from "./schemes.js";
 import { initialSlots } from "./slots.js";
 
+/** @import { LabEvent, Snapshot } from "../../types.js" */
+/** @import { HashSnapshot, Lookup, Scheme, SchemeNumbers, Slots } from "./types.js" */
+
+/**
+ * What a frame tells a card besides its scheme's numbers: the keys in all, and whether
+ * the frame changed placement (hash-placement.js, `context`).
+ * @typedef {{ total: number, isChange: boolean }} FrameContext
+ */
+
 const BINS_TOP = RING_BOTTOM + 6;
 
 /**
@@ -25,7 +34,7 @@ const BINS_TOP = RING_BOTTOM + 6;
  * The share that moved stays on the card; the card's other numbers (spread, keys per
  * shard, rows sent) go to `numbersParent` when given (the side panel), else on the card.
  * @param {HTMLElement} parent
- * @param {string} scheme
+ * @param {Scheme} scheme
  * @param {HTMLElement | null} [numbersParent]
  */
 export function createCard(parent, scheme, numbersParent = null) {
@@ -60,9 +69,10 @@ export function createCard(parent, scheme, numbersParent = null) {
   front.attr("class", "card-front");
   const ringDots = front.append("g").attr("class", "ring-dots");
   const binDots = front.append("g").attr("class", "bin-dots");
-  const painter = createPainter(figure.node(), WIDTH, [
-    { node: ringDots.node(), rim: RING_DOT_RIM },
-    { node: binDots.node(), rim: BIN_DOT_RIM },
+  // (every node here was made just above)
+  const painter = createPainter(/** @type {HTMLElement} */ (figure.node()), WIDTH, [
+    { node: /** @type {SVGGElement} */ (ringDots.node()), rim: RING_DOT_RIM },
+    { node: /** @type {SVGGElement} */ (binDots.node()), rim: BIN_DOT_RIM },
   ]);
   const over = figure
     .append("svg")
@@ -95,14 +105,20 @@ export function createCard(parent, scheme, numbersParent = null) {
     /** @type {HTMLElement} */ (article.querySelector(".card-metrics")),
     numbers,
   );
+  /** @type {HashSnapshot | null} the snapshot drawn */
   let snapshot = null;
+  /** @type {Slots | null} the slots its keys sit in (set with `snapshot`) */
   let slots = null;
+  /** @type {Lookup | null} */
   let lookup = null;
-  let shrinkTimer = null; // {cancel} of the shrink to come
+  /** @type {{ cancel(): void } | null} the shrink to come */
+  let shrinkTimer = null;
+  /** @type {number | null} */
   let viewHeightShown = null;
 
   // Text in the card outside its SVGs is written only when it changes: any new text there
   // lays the whole card out again, its drawing included (the SVGs in their size container).
+  /** @param {HashSnapshot} next */
   function heading(next) {
     setText(title, schemeTitle(scheme, next));
     setText(explain, schemeExplanation(scheme, next));
@@ -110,6 +126,12 @@ export function createCard(parent, scheme, numbersParent = null) {
     if (heading) setText(heading, title.textContent);
   }
 
+  /**
+   * Make the drawing `height` tall now, and `later` once `afterMs` have passed.
+   * @param {number} height
+   * @param {number} [later]
+   * @param {number} [afterMs]
+   */
   function setHeight(height, later = height, afterMs = 0) {
     shrinkTimer?.cancel();
     shrinkTimer = null;
@@ -117,6 +139,7 @@ export function createCard(parent, scheme, numbersParent = null) {
     if (later < height) shrinkTimer = shrinkLater(() => viewHeight(later), afterMs + 50);
   }
 
+  /** @param {number} height */
   function viewHeight(height) {
     if (Math.ceil(height) === viewHeightShown) return;
     viewHeightShown = Math.ceil(height);
@@ -130,8 +153,12 @@ export function createCard(parent, scheme, numbersParent = null) {
    * Draw `next` from scratch (first view, a reconnect, or a new key set). Returns the
    * function that writes the card's numbers and lookup path: the caller runs it, at once
    * or in a later frame.
+   * @param {Snapshot} given the lab's snapshot
+   * @param {SchemeNumbers} numbers the scheme's
+   * @param {FrameContext} context
    */
-  function show(next, numbers, context) {
+  function show(given, numbers, context) {
+    const next = /** @type {HashSnapshot} */ (given);
     heading(next);
     slots = initialSlots(next.sample, scheme, next.shards);
     const drawn = bins.current();
@@ -154,8 +181,12 @@ export function createCard(parent, scheme, numbersParent = null) {
   /**
    * Animate from the current drawing to `next`: only the keys whose shard changed fly.
    * Returns the function that writes the numbers, as `show` does.
+   * @param {Snapshot} given the lab's snapshot
+   * @param {SchemeNumbers} numbers the scheme's
+   * @param {FrameContext} context
    */
-  function change(next, numbers, context) {
+  function change(given, numbers, context) {
+    const next = /** @type {HashSnapshot} */ (given);
     if (!snapshot || !sameKeys(snapshot, next)) return show(next, numbers, context);
     heading(next);
     const hashSpaceChanged =
@@ -164,7 +195,7 @@ export function createCard(parent, scheme, numbersParent = null) {
       scheme,
       before: snapshot,
       after: next,
-      slots,
+      slots: /** @type {Slots} */ (slots), // (set with `snapshot`)
       top: BINS_TOP,
       drawn: bins.current(),
     });
@@ -184,21 +215,27 @@ export function createCard(parent, scheme, numbersParent = null) {
     return () => finish(numbers, context);
   }
 
+  /**
+   * Write the card's numbers and lookup path (after `show` or `change`: `snapshot` is set).
+   * @param {SchemeNumbers} numbers
+   * @param {FrameContext} context
+   */
   function finish(numbers, context) {
+    const current = /** @type {HashSnapshot} */ (snapshot);
     metrics.update(numbers, {
       ...context,
-      hotKey: snapshot.hot_key,
-      shardCount: snapshot.shards.length,
+      hotKey: current.hot_key,
+      shardCount: current.shards.length,
     });
     drawLookupNow();
-    const n = snapshot.shards.length;
+    const n = current.shards.length;
     back.attr(
       "aria-label",
       fmt(
         t("%(title)s: %(keys)s sample keys on a circle of hash values, and in %(n)s shard bins."),
         {
-          title: schemeTitle(scheme, snapshot),
-          keys: num(snapshot.sample.length),
+          title: schemeTitle(scheme, current),
+          keys: num(current.sample.length),
           n: num(n),
         },
       ),
@@ -206,7 +243,7 @@ export function createCard(parent, scheme, numbersParent = null) {
   }
 
   function drawLookupNow() {
-    const binOf = (shard) => bins.current().bins.get(shard)?.to;
+    const binOf = (/** @type {string} */ shard) => bins.current().bins.get(shard)?.to;
     drawLookup(overlay, scheme, lookup, {
       binOf,
       partitionCount: snapshot?.schemes.partitions.count,
@@ -219,9 +256,13 @@ export function createCard(parent, scheme, numbersParent = null) {
   return {
     show,
     change,
-    /** Show a looked-up key's path (the lookup event), or none (drawn now, or by `finish`). */
+    /**
+     * Show a looked-up key's path (the lookup event), or none (drawn now, or by `finish`).
+     * @param {LabEvent | null} event a `lookup` event
+     * @param {{ draw?: boolean }} [how]
+     */
     setLookup(event, { draw = true } = {}) {
-      lookup = event;
+      lookup = /** @type {Lookup | null} */ (event);
       if (snapshot && draw) drawLookupNow();
     },
     destroy() {
@@ -241,9 +282,14 @@ export function createCard(parent, scheme, numbersParent = null) {
 // apart, and end alike; a drawing at rest that keeps its taller box a moment longer looks
 // just the same), one card an animation frame: each redraws its canvas at the new size.
 const SHRINK_GROUP_MS = 1000; // shrinks asked for this close together are one group
-let shrinkGroup = null; // {since, due, shrinks: Set, timer}
+/** @type {{ since: number, due: number, shrinks: Set<() => void>, timer: number } | null} */
+let shrinkGroup = null;
 
-/** Run `shrink` in `ms`, or with the rest of its group; returns {cancel}. */
+/**
+ * Run `shrink` in `ms`, or with the rest of its group; returns {cancel}.
+ * @param {() => void} shrink
+ * @param {number} ms
+ */
 function shrinkLater(shrink, ms) {
   const now = performance.now();
   if (!shrinkGroup || now - shrinkGroup.since > SHRINK_GROUP_MS) {
@@ -275,20 +321,39 @@ function shrinkLater(shrink, ms) {
   };
 }
 
+/**
+ * @param {Node} node
+ * @param {string | null} text
+ */
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/**
+ * The shard the hot key is on under `scheme` (null: no hot key).
+ * @param {HashSnapshot} snapshot
+ * @param {Scheme} scheme
+ * @returns {string | null}
+ */
 function hotShardOf(snapshot, scheme) {
   return snapshot.hot_key?.where?.[scheme] ?? null;
 }
 
+/**
+ * True when two snapshots hold the same key set and sample.
+ * @param {HashSnapshot} a
+ * @param {HashSnapshot} b
+ */
 function sameKeys(a, b) {
   if (a.keys.kind !== b.keys.kind || a.keys.count !== b.keys.count) return false;
   if (a.sample.length !== b.sample.length) return false;
   return a.sample.every((key, i) => key.id === b.sample[i].id && key.key === b.sample[i].key);
 }
 
+/**
+ * @param {import("d3").Selection<SVGSVGElement, unknown, null, undefined>} svg
+ * @param {string} id
+ */
 function defineArrowhead(svg, id) {
   svg
     .append("defs")

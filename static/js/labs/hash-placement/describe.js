@@ -3,8 +3,16 @@
 import { fmt, num, pageLanguage, percent, t, tn } from "../../i18n.js";
 import { SCHEMES, schemeName } from "./schemes.js";
 
-/** The key kinds in words, plural by count. */
+/** @import { LabEvent } from "../../types.js" */
+/** @import { LookupPaths, Scheme } from "./types.js" */
+
+/**
+ * The key kinds in words, plural by count.
+ * @param {string} kind
+ * @param {number} count
+ */
 export function kindWords(kind, count) {
+  /** @type {Record<string, string>} */
   const words = {
     registration: tn("aircraft registration", "aircraft registrations", count),
     passenger: tn("passenger id", "passenger ids", count),
@@ -13,6 +21,7 @@ export function kindWords(kind, count) {
   return words[kind] ?? tn("key", "keys", count);
 }
 
+/** @type {Record<string, (e: LabEvent) => string>} by event type */
 const SENTENCES = {
   shard_added: (e) => fmt(t("Shard %(shard)s added."), { shard: e.shard }),
   shard_removed: (e) =>
@@ -66,19 +75,29 @@ const SENTENCES = {
   hot_key_cleared: () => t("The hot key cooled down; requests are spread evenly again."),
 };
 
-/** Sentences for a frame's events, in order; unknown event types are skipped. */
+/**
+ * Sentences for a frame's events, in order; unknown event types are skipped.
+ * @param {LabEvent[]} [events]
+ * @returns {string[]}
+ */
 export function describeEvents(events = []) {
-  return groupShardEvents(events)
-    .map((event) => SENTENCES[event.type]?.(event))
-    .filter(Boolean);
+  return /** @type {string[]} */ (
+    groupShardEvents(events)
+      .map((event) => SENTENCES[event.type]?.(event))
+      .filter(Boolean)
+  );
 }
 
-/** Several shards added (or removed) by one action read as one sentence. */
+/**
+ * Several shards added (or removed) by one action read as one sentence.
+ * @param {LabEvent[]} events
+ */
 function groupShardEvents(events) {
+  /** @type {LabEvent[]} */
   const grouped = [];
   for (const event of events) {
     const last = grouped[grouped.length - 1];
-    const kind = { shard_added: "shards_added", shard_removed: "shards_removed" }[event.type];
+    const kind = /** @type {Record<string, string>} */ ({ shard_added: "shards_added", shard_removed: "shards_removed" })[event.type];
     if (kind && last && (last.type === event.type || last.type === kind)) {
       grouped[grouped.length - 1] = {
         type: kind,
@@ -91,10 +110,12 @@ function groupShardEvents(events) {
   return grouped;
 }
 
+/** @param {string[]} items */
 function listOf(items) {
   return new Intl.ListFormat(pageLanguage(), { style: "long", type: "conjunction" }).format(items);
 }
 
+/** @param {LabEvent} e a lookup */
 function describeLookup(e) {
   const intro = fmt(t("%(key)s hashes to %(hash)s (Redis slot %(slot)s)."), {
     key: e.key,
@@ -104,16 +125,26 @@ function describeLookup(e) {
   return `${intro} ${fmt(t("It lives on %(where)s."), { where: whereList(shardsOf(e.paths)) })}`;
 }
 
+/**
+ * Where a lookup's key lives, by scheme.
+ * @param {LookupPaths} paths
+ * @returns {Partial<Record<Scheme, string>>}
+ */
 function shardsOf(paths) {
   return Object.fromEntries(SCHEMES.filter((s) => paths?.[s]).map((s) => [s, paths[s].shard]));
 }
 
+/**
+ * "B under hash mod N, C under fixed partitions, ..."
+ * @param {Partial<Record<Scheme, string>>} [where]
+ */
 function whereList(where = {}) {
   return SCHEMES.filter((s) => where[s])
     .map((s) => fmt(t("%(shard)s under %(scheme)s"), { shard: where[s], scheme: schemeName(s) }))
     .join(t(", "));
 }
 
+/** @param {string} text */
 function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -18,9 +18,13 @@ export function createFill(node) {
   node.style.transformOrigin = "0 0";
   node.style.transform = "scaleX(0)";
   let shown = 0;
-  let moving = null; // {animation, from, to} while it fills
+  /** @type {{ animation: Animation, from: number, to: number } | null} while it fills */
+  let moving = null;
   return {
-    /** Fill to `fraction` (0..1) in 700 ms (as app.css eased the width). */
+    /**
+     * Fill to `fraction` (0..1) in 700 ms (as app.css eased the width).
+     * @param {number} fraction
+     */
     to(fraction) {
       const to = Math.min(1, Math.max(0, fraction));
       if (to === shown) return; // already there, or on its way

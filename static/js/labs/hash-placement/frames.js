@@ -7,6 +7,7 @@
 
 /** A queue of jobs run in order, one per animation frame; returns {later, start, flush, cancel}. */
 export function createFrameQueue() {
+  /** @type {(() => void)[]} */
   const jobs = [];
   let frame = 0;
 
@@ -18,7 +19,10 @@ export function createFrameQueue() {
   }
 
   return {
-    /** Add `job` to the queue (run it with `start`). */
+    /**
+     * Add `job` to the queue (run it with `start`).
+     * @param {() => void} job
+     */
     later(job) {
       jobs.push(job);
     },
@@ -30,7 +34,7 @@ export function createFrameQueue() {
     flush() {
       cancelAnimationFrame(frame);
       frame = 0;
-      while (jobs.length) jobs.shift()();
+      while (jobs.length) /** @type {() => void} */ (jobs.shift())();
     },
     /** Drop every job still waiting. */
     cancel() {

@@ -15,16 +15,29 @@ export const LANES = 6;
 export const DOT_RADIUS = 2.7;
 export const RING_BOTTOM = CENTRE.y + LETTER_RADIUS + 14;
 
+/** @import { Point } from "./types.js" */
+
 const TAU = Math.PI * 2;
 export const HASH_SPACE = 2 ** 32;
 
-/** The point at `fraction` (0..1, clockwise from 12 o'clock) on a circle of `radius`. */
+/**
+ * The point at `fraction` (0..1, clockwise from 12 o'clock) on a circle of `radius`.
+ * @param {number} fraction
+ * @param {number} radius
+ * @returns {Point}
+ */
 export function polar(fraction, radius) {
   const angle = fraction * TAU - Math.PI / 2;
   return { x: CENTRE.x + radius * Math.cos(angle), y: CENTRE.y + radius * Math.sin(angle) };
 }
 
-/** An SVG path for the ring band between two fractions of the circle, clockwise. */
+/**
+ * An SVG path for the ring band between two fractions of the circle, clockwise.
+ * @param {number} start
+ * @param {number} end
+ * @param {number} [inner] radius
+ * @param {number} [outer] radius
+ */
 export function bandPath(start, end, inner = BAND_INNER, outer = BAND_OUTER) {
   const span = Math.min(1, Math.max(0, end - start));
   if (span >= 0.9999) {
@@ -44,15 +57,24 @@ export function bandPath(start, end, inner = BAND_INNER, outer = BAND_OUTER) {
   ].join("");
 }
 
-/** A full annulus (used when one shard owns the whole ring). */
+/**
+ * A full annulus (used when one shard owns the whole ring).
+ * @param {number} inner
+ * @param {number} outer
+ */
 function ringPath(inner, outer) {
   const { x, y } = CENTRE;
-  const circle = (r, sweep) =>
+  const circle = (/** @type {number} */ r, /** @type {number} */ sweep) =>
     `M${x},${y - r}A${r},${r} 0 1 ${sweep} ${x},${y + r}A${r},${r} 0 1 ${sweep} ${x},${y - r}Z`;
   return circle(outer, 1) + circle(inner, 0);
 }
 
-/** An open arc path along a circle from `start` to `end` (fractions), clockwise. */
+/**
+ * An open arc path along a circle from `start` to `end` (fractions), clockwise.
+ * @param {number} start
+ * @param {number} end
+ * @param {number} radius
+ */
 export function arcPath(start, end, radius) {
   let span = end - start;
   if (span < 0) span += 1;
@@ -66,6 +88,8 @@ export function arcPath(start, end, radius) {
  * Give each dot a lane (a radius inside the band) so that dots with nearby angles do not
  * overlap: the outermost lane whose previous dot is far enough away, sweeping clockwise.
  * `items` are {id, fraction}; returns Map id → radius. Depends only on the angles.
+ * @param {{ id: number, fraction: number }[]} items
+ * @returns {Map<number, number>}
  */
 export function assignLanes(items) {
   const sorted = [...items].sort((p, q) => p.fraction - q.fraction || p.id - q.id);
@@ -94,7 +118,13 @@ export function assignLanes(items) {
   return radii;
 }
 
-/** Linear interpolation between two points. */
+/**
+ * Linear interpolation between two points.
+ * @param {Point} a
+ * @param {Point} b
+ * @param {number} t 0 at `a`, 1 at `b`
+ * @returns {Point}
+ */
 export function lerpPoint(a, b, t) {
   return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
 }

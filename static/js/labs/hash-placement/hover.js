@@ -6,12 +6,14 @@
  * it showed the circles' own.
  */
 
+/** @import { DotNode, Group, Point } from "./types.js" */
+
 /**
  * Hover titles for the circles in the d3 group `dots` (each with a `<title>`), pointed at
  * in `figure`, the proxy circle in the d3 SVG `svg`. Returns {destroy}.
  * @param {HTMLElement} figure
- * @param {any} svg
- * @param {any} dots
+ * @param {import("d3").Selection<SVGSVGElement, unknown, null, undefined>} svg
+ * @param {Group} dots
  * @param {number} radius the dots' radius, in the SVG's units
  */
 export function createDotHover(figure, svg, dots, radius) {
@@ -22,15 +24,17 @@ export function createDotHover(figure, svg, dots, radius) {
     .attr("display", "none");
   const title = proxy.append("title");
   const reach = (radius + 3) ** 2;
+  /** @type {DotNode | null} */
   let current = null;
 
+  /** @param {PointerEvent} event */
   function move(event) {
-    const matrix = svg.node().getScreenCTM();
+    const matrix = /** @type {SVGSVGElement} */ (svg.node()).getScreenCTM();
     if (!matrix) return;
     const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
     let nearest = null;
     let best = reach;
-    for (const node of dots.node().children) {
+    for (const node of /** @type {HTMLCollectionOf<DotNode>} */ (/** @type {SVGGElement} */ (dots.node()).children)) {
       const at = placeOf(node);
       const distance = (at.x - p.x) ** 2 + (at.y - p.y) ** 2;
       if (distance <= best) {
@@ -41,6 +45,7 @@ export function createDotHover(figure, svg, dots, radius) {
     show(nearest);
   }
 
+  /** @param {DotNode | null} node */
   function show(node) {
     if (node === current) return;
     current = node;
@@ -64,7 +69,11 @@ export function createDotHover(figure, svg, dots, radius) {
   };
 }
 
-/** Where a dot's circle is at rest (painter.js remembers it), in the SVG's units. */
+/**
+ * Where a dot's circle is at rest (painter.js remembers it), in the SVG's units.
+ * @param {DotNode} node
+ * @returns {Point}
+ */
 function placeOf(node) {
   return node.__rest ?? { x: Number(node.getAttribute("cx")), y: Number(node.getAttribute("cy")) };
 }

@@ -18,12 +18,19 @@ import {
   polar,
 } from "./geometry.js";
 
+/** @import { Box, Group, Lookup, LookupPaths, ModPath, PartitionsPath, RingPath, Scheme } from "./types.js" */
+
 const REDIS_SLOTS = 16384;
 const MIN_WEDGE = 0.008;
 
 /**
  * Draw `lookup` (the event) for `scheme` into the d3 group `layer`; `binOf(shard)` gives a
  * bin's box and `partitionCount` the current number of partitions.
+ * @param {Group} layer
+ * @param {Scheme} scheme
+ * @param {Lookup | null} lookup
+ * @param {{ binOf: (shard: string) => Box | undefined, partitionCount: number | undefined,
+ *   arrowhead: string }} how `arrowhead`: the marker's url()
  */
 export function drawLookup(layer, scheme, lookup, { binOf, partitionCount, arrowhead }) {
   layer.selectAll("*").remove();
@@ -34,8 +41,10 @@ export function drawLookup(layer, scheme, lookup, { binOf, partitionCount, arrow
   const pin = polar(at, mid);
   let leaveFrom = pin;
   if (scheme === "partitions") {
-    const count = path.hash_fn === "crc16" ? REDIS_SLOTS : partitionCount;
-    const start = path.partition / count;
+    const count = /** @type {number} */ (
+      /** @type {PartitionsPath} */ (path).hash_fn === "crc16" ? REDIS_SLOTS : partitionCount
+    );
+    const start = /** @type {PartitionsPath} */ (path).partition / count;
     const span = Math.max(MIN_WEDGE, 1 / count);
     layer
       .append("path")
@@ -43,7 +52,7 @@ export function drawLookup(layer, scheme, lookup, { binOf, partitionCount, arrow
       .attr("d", bandPath(start, start + span, BAND_INNER - 3, BAND_OUTER + 3));
   }
   if (scheme === "ring") {
-    const token = path.token / HASH_SPACE;
+    const token = /** @type {RingPath} */ (path).token / HASH_SPACE;
     layer
       .append("path")
       .attr("class", "lookup-walk")
@@ -87,54 +96,78 @@ export function drawLookup(layer, scheme, lookup, { binOf, partitionCount, arrow
   keepInside(text, label.x, at > 0.5 ? "end" : "start");
 }
 
-/** The lookup in words, for the card's text line. */
+/**
+ * The lookup in words, for the card's text line.
+ * @param {Scheme} scheme
+ * @param {Lookup} lookup
+ */
 export function lookupSentence(scheme, lookup) {
+  // (the path of `scheme`: each branch below names its type)
   const path = lookup.paths[scheme];
   const values = { key: lookup.key, shard: path.shard };
   if (scheme === "mod") {
+    const mod = /** @type {ModPath} */ (path);
     return fmt(t("%(key)s: hash %(hash)s mod %(n)s = %(r)s → shard %(shard)s"), {
       ...values,
-      hash: num(path.hash),
-      n: num(path.shard_count),
-      r: num(path.remainder),
+      hash: num(mod.hash),
+      n: num(mod.shard_count),
+      r: num(mod.remainder),
     });
   }
-  if (scheme === "partitions" && path.hash_fn === "crc16") {
+  const partitions = /** @type {PartitionsPath} */ (path);
+  if (scheme === "partitions" && partitions.hash_fn === "crc16") {
     return fmt(t("%(key)s: CRC16 → slot %(slot)s of 16,384 → shard %(shard)s"), {
       ...values,
-      slot: num(path.partition),
+      slot: num(partitions.partition),
     });
   }
   if (scheme === "partitions") {
     return fmt(t("%(key)s: hash %(hash)s → partition %(p)s → shard %(shard)s"), {
       ...values,
-      hash: num(path.value),
-      p: num(path.partition),
+      hash: num(partitions.value),
+      p: num(partitions.partition),
     });
   }
+  const ring = /** @type {RingPath} */ (path);
   return fmt(t("%(key)s: hash %(hash)s → next token clockwise %(token)s → shard %(shard)s"), {
     ...values,
-    hash: num(path.hash),
-    token: num(path.token),
+    hash: num(ring.hash),
+    token: num(ring.token),
   });
 }
 
+/**
+ * Where the looked-up key sits on the card's circle (0..1).
+ * @param {Scheme} scheme
+ * @param {Lookup} lookup
+ * @param {LookupPaths[Scheme]} path the path of `scheme`
+ */
 function fractionFor(scheme, lookup, path) {
-  if (scheme === "partitions" && path.hash_fn === "crc16") return path.value / REDIS_SLOTS;
-  if (scheme === "partitions") return path.value / HASH_SPACE;
-  return path.hash / HASH_SPACE;
+  const partitions = /** @type {PartitionsPath} */ (path);
+  if (scheme === "partitions" && partitions.hash_fn === "crc16") return partitions.value / REDIS_SLOTS;
+  if (scheme === "partitions") return partitions.value / HASH_SPACE;
+  return /** @type {ModPath | RingPath} */ (path).hash / HASH_SPACE;
 }
 
-/** Anchor the label on the side away from the circle, but never past the card's edges. */
+/**
+ * Anchor the label on the side away from the circle, but never past the card's edges.
+ * @param {import("d3").Selection<SVGTextElement, unknown, null, undefined>} text
+ * @param {number} x
+ * @param {"start" | "end"} anchor
+ */
 function keepInside(text, x, anchor) {
-  const width = text.node().getComputedTextLength?.() ?? 0;
+  const width = /** @type {SVGTextElement} */ (text.node()).getComputedTextLength?.() ?? 0;
   let left = anchor === "end" ? x - width : x;
   left = Math.max(2, Math.min(WIDTH - 2 - width, left));
   text.attr("text-anchor", "start").attr("x", left);
 }
 
+/**
+ * Draw the path in, from its start to its end.
+ * @param {import("d3").Selection<SVGPathElement, unknown, null, undefined>} path
+ */
 function drawIn(path) {
-  const node = path.node();
+  const node = /** @type {SVGPathElement} */ (path.node());
   const length = node.getTotalLength();
   path
     .attr("stroke-dasharray", `${length} ${length}`)

@@ -14,6 +14,13 @@
 import d3 from "d3";
 import { copyRows, createPixels, drawDot } from "./raster.js";
 
+/** @import { Pixels } from "./raster.js" */
+/** @import { DotNode, DotState, Motion, PaintedDot, RGB, RestingDot } from "./types.js" */
+
+/** @typedef {{ y0: number, y1: number }} Rows a band of pixel rows, both ends included */
+
+/** @typedef {ReturnType<typeof createPainter>} Painter */
+
 // The dots' outline: white, and dark for a key that moved in the last change (the
 // legend's dots, app.css .legend-dot, show the same two).
 const RIM = d3.rgb("#ffffff");
@@ -30,6 +37,9 @@ const LAYERS = 3;
  * of their dots). Returns
  * {animate, drawn, stop, refresh, fit, destroy}; `figure.__painting` is true while dots
  * move.
+ * @param {HTMLElement & { __painting?: boolean }} figure
+ * @param {number} width
+ * @param {{ node: SVGGElement, rim: number }[]} groups
  */
 export function createPainter(figure, width, groups) {
   const canvas = document.createElement("canvas");
@@ -37,11 +47,15 @@ export function createPainter(figure, width, groups) {
   canvas.setAttribute("aria-hidden", "true");
   figure.append(canvas);
   const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
+  /** @type {Map<DotNode, Motion & { start: number }>} */
   const motions = new Map();
-  let base = null; // the dots at rest
-  let work = null; // base + the moving dots, as on the canvas
+  /** @type {Pixels | null} the dots at rest */
+  let base = null;
+  /** @type {Pixels | null} base + the moving dots, as on the canvas (made with base) */
+  let work = null;
   let stale = true;
   let scale = 1;
+  /** @type {{ width: number, height: number } | null} the figure's size, in CSS pixels */
   let box = null;
   let frame = 0;
   const observer = new ResizeObserver(([entry]) => {
@@ -59,6 +73,8 @@ export function createPainter(figure, width, groups) {
    * optionally `moved(ms)` (else the node's class says whether it is outlined as moved)
    * and `track` (keep `node.__pos`). Replaces any motion `node` had; with `end` 0
    * (reduced motion) the dot goes straight to the end.
+   * @param {DotNode} node
+   * @param {Motion} motion
    */
   function animate(node, motion) {
     if (motion.end <= 0) {
@@ -71,12 +87,19 @@ export function createPainter(figure, width, groups) {
     request();
   }
 
-  /** How `node` is drawn now, {x, y, r, fill: {r, g, b}}: as last painted, or at rest. */
+  /**
+   * How `node` is drawn now, {x, y, r, fill: {r, g, b}}: as last painted, or at rest.
+   * @param {DotNode} node
+   * @returns {RestingDot}
+   */
   function drawn(node) {
     return (motions.has(node) && node.__drawn) || node.__rest || readDot(node);
   }
 
-  /** Forget `node`'s motion (the caller writes where it is now). */
+  /**
+   * Forget `node`'s motion (the caller writes where it is now).
+   * @param {DotNode} node
+   */
   function stop(node) {
     if (!motions.delete(node)) return;
     node.__drawn = null;
@@ -87,6 +110,7 @@ export function createPainter(figure, width, groups) {
    * The SVGs are about to be `height` user units tall: size the canvas for that now, not
    * when the ResizeObserver says so after the next paint (which would paint every dot
    * twice, once at the old size and once at the new, and lay the card out once more).
+   * @param {number} height
    */
   function fit(height) {
     if (!box || !box.width) return;
@@ -114,15 +138,19 @@ export function createPainter(figure, width, groups) {
     if (!frame) frame = requestAnimationFrame(paint);
   }
 
+  /** @param {number} now the frame's time */
   function paint(now) {
     frame = 0;
     if (!base) resize();
+    /** @type {PaintedDot[]} */
     const dots = [];
     let moving = 0;
-    let dirty = null; // the rows of pixels that change this frame
+    /** @type {Rows | null} the rows of pixels that change this frame */
+    let dirty = null;
     for (const [node, motion] of motions) {
       const ms = Math.min(motion.end, Math.max(0, now - motion.start));
       if (ms < motion.end) moving += 1;
+      /** @type {PaintedDot} */
       const dot = {
         alpha: 1,
         ...motion.state(ms),
@@ -139,7 +167,8 @@ export function createPainter(figure, width, groups) {
     // Dots that have arrived wait on the canvas until the last one has: their circles are
     // then written in one go, and the card at rest drawn once. (With no room to draw in,
     // the circles are written at once; the canvas draws them when it has a size.)
-    if (!moving || !base) {
+    // (work is made with base: neither is null past this)
+    if (!moving || !base || !work) {
       settle();
       return;
     }
@@ -160,7 +189,12 @@ export function createPainter(figure, width, groups) {
     request();
   }
 
-  /** The rows `dot` covers (with its outline and anti-aliasing) added to `rows`. */
+  /**
+   * The rows `dot` covers (with its outline and anti-aliasing) added to `rows`.
+   * @param {DotState | null | undefined} dot
+   * @param {Rows | null} rows
+   * @returns {Rows | null}
+   */
   function rowsOf(dot, rows) {
     if (!dot || !work) return rows;
     const reach = (dot.r + MOVED_RIM_WIDTH) * scale + 1;
@@ -170,19 +204,25 @@ export function createPainter(figure, width, groups) {
     return { y0: Math.min(rows.y0, y0), y1: Math.max(rows.y1, y1) };
   }
 
-  /** Every dot at rest into `base`, and a copy into `work`. */
+  /** Every dot at rest into `base`, and a copy into `work` (both there: called once they are). */
   function drawResting() {
     stale = false;
-    base.words.fill(0);
+    /** @type {Pixels} */ (base).words.fill(0);
     for (const { node, rim } of groups) {
-      for (const circle of node.children) {
+      for (const circle of /** @type {HTMLCollectionOf<DotNode>} */ (node.children)) {
         if (motions.has(circle)) continue;
-        paintDot(base, circle.__rest ?? readDot(circle), rim);
+        paintDot(/** @type {Pixels} */ (base), circle.__rest ?? readDot(circle), rim);
       }
     }
-    work.words.set(base.words);
+    /** @type {Pixels} */ (work).words.set(/** @type {Pixels} */ (base).words);
   }
 
+  /**
+   * @param {Pixels} pixels
+   * @param {RestingDot} dot
+   * @param {number} rim the outline's width, when not outlined as moved
+   * @param {Rows | null} [rows] only these rows
+   */
   function paintDot(pixels, { x, y, r, fill, moved: outlined, alpha = 1 }, rim, rows = null) {
     const line = outlined ? MOVED_RIM_WIDTH : rim;
     const colour = outlined ? MOVED_RIM : RIM;
@@ -205,12 +245,13 @@ export function createPainter(figure, width, groups) {
     return Math.min(MAX_RATIO, globalThis.devicePixelRatio || 1);
   }
 
+  // (these two are asked once the figure has a size: `box` is there)
   function pixelsAcross() {
-    return Math.max(1, Math.round(box.width * ratio()));
+    return Math.max(1, Math.round(/** @type {{ width: number }} */ (box).width * ratio()));
   }
 
   function pixelsDown() {
-    return Math.max(1, Math.round(box.height * ratio()));
+    return Math.max(1, Math.round(/** @type {{ height: number }} */ (box).height * ratio()));
   }
 
   function resize() {
@@ -244,16 +285,27 @@ export function createPainter(figure, width, groups) {
 /**
  * Note how the circle `node` is drawn at rest (`x`, `y`, `r`, CSS `colour`, `moved`), so
  * that a canvas can draw it without reading the DOM. Whoever writes a dot's circle says so.
+ * @param {DotNode} node
+ * @param {{ x: number, y: number, r: number, colour: string, moved: boolean }} rest
  */
 export function remember(node, { x, y, r, colour, moved }) {
   node.__rest = { x, y, r, fill: rgbOf(colour), moved };
 }
 
-/** The circle's outline class changed (the keys that moved in the last change). */
+/**
+ * The circle's outline class changed (the keys that moved in the last change).
+ * @param {DotNode} node
+ * @param {boolean} moved
+ */
 export function rememberMoved(node, moved) {
   if (node.__rest) node.__rest.moved = moved;
 }
 
+/**
+ * True when two painted dots look the same.
+ * @param {PaintedDot} a
+ * @param {PaintedDot} b
+ */
 function same(a, b) {
   const f = a.fill;
   const g = b.fill;
@@ -267,20 +319,30 @@ function same(a, b) {
   );
 }
 
+/**
+ * How a circle is drawn, read off its attributes.
+ * @param {Element} circle
+ * @returns {RestingDot}
+ */
 function readDot(circle) {
-  const number = (name) => Number(circle.getAttribute(name));
+  const number = (/** @type {string} */ name) => Number(circle.getAttribute(name));
   return {
     x: number("cx"),
     y: number("cy"),
     r: number("r"),
-    fill: rgbOf(circle.getAttribute("fill")),
+    fill: rgbOf(/** @type {string} */ (circle.getAttribute("fill"))), // (every dot's is written)
     moved: circle.classList.contains("moved"),
   };
 }
 
+/** @type {Map<string, RGB>} */
 const colours = new Map();
 
-/** A CSS colour as {r, g, b} (remembered: shard colours are few). */
+/**
+ * A CSS colour as {r, g, b} (remembered: shard colours are few).
+ * @param {string} colour
+ * @returns {RGB}
+ */
 export function rgbOf(colour) {
   let rgb = colours.get(colour);
   if (!rgb) {
@@ -291,14 +353,27 @@ export function rgbOf(colour) {
   return rgb;
 }
 
-/** Between two {r, g, b} colours, `e` of the way (0..1). */
+/**
+ * Between two {r, g, b} colours, `e` of the way (0..1).
+ * @param {RGB} a
+ * @param {RGB} b
+ * @param {number} e
+ * @returns {RGB}
+ */
 export function mix(a, b, e) {
   if (e <= 0 || a === b) return a;
   if (e >= 1) return b;
   return { r: a.r + (b.r - a.r) * e, g: a.g + (b.g - a.g) * e, b: a.b + (b.b - a.b) * e };
 }
 
-/** A colour `ms` into a change from `from` to `to` that starts at `start` and lasts `span`. */
+/**
+ * A colour `ms` into a change from `from` to `to` that starts at `start` and lasts `span`.
+ * @param {RGB} from
+ * @param {RGB} to
+ * @param {number} ms
+ * @param {number} start
+ * @param {number} span
+ */
 export function colourAt(from, to, ms, start, span) {
   if (ms <= start) return from;
   if (ms >= start + span) return to;

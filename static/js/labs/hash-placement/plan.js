@@ -9,6 +9,9 @@ import { fractionOf } from "./schemes.js";
 import { applyMoves, layoutBins, slotIndex, slotPoint, withoutShards } from "./slots.js";
 import { segment } from "./timeline.js";
 
+/** @import { BinLayout } from "./slots.js" */
+/** @import { Box, Drawn, HashSnapshot, Plan, PlannedDot, Point, Scheme, Slots } from "./types.js" */
+
 const ENTER_MS = 450;
 const FLIGHT_MS = 900;
 const STAGGER_TOTAL_MS = 900;
@@ -18,14 +21,19 @@ const RECOLOUR_MS = 250;
 // Past this share of empty slots, bins close their gaps once the keys have landed.
 const COMPACT_ABOVE = 0.3;
 
-/** The keys whose shard differs between two snapshots, in clockwise order of their hash. */
+/**
+ * The keys whose shard differs between two snapshots, in clockwise order of their hash.
+ * @param {Scheme} scheme
+ * @param {HashSnapshot} before
+ * @param {HashSnapshot} after
+ */
 export function findMovers(scheme, before, after) {
   const previous = new Map(before.sample.map((key) => [key.id, key.where[scheme]]));
   return after.sample
     .filter((key) => previous.has(key.id) && previous.get(key.id) !== key.where[scheme])
     .map((key) => ({
       id: key.id,
-      from: previous.get(key.id),
+      from: /** @type {string} */ (previous.get(key.id)), // (kept: `previous` has it)
       to: key.where[scheme],
       fraction: fractionOf(scheme, key, after),
     }))
@@ -35,6 +43,8 @@ export function findMovers(scheme, before, after) {
 /**
  * The plan for one card: {plan, slots, departures}. `state` = {scheme, before, after,
  * slots, top, drawn} where drawn = {dots, bins} as drawn now (Maps by id / shard).
+ * @param {{ scheme: Scheme, before: HashSnapshot, after: HashSnapshot, slots: Slots,
+ *   top: number, drawn: Drawn }} state
  */
 export function planChange(state) {
   const { scheme, before, after, slots, top, drawn } = state;
@@ -55,19 +65,22 @@ export function planChange(state) {
   const oldSlots = slotIndex(slots);
   const newSlots = slotIndex(moved);
   const finalSlots = slotIndex(settled);
+  /** @type {Map<number, number>} key id → when it departs (ms) */
   const departures = new Map();
   const queue = new Map(movers.map((m, i) => [m.id, i]));
+  // every key of `after` has its slot in `moved` (and so in `settled`)
   const dots = after.sample.map((key) => {
-    const now = newSlots.get(key.id);
+    const now = /** @type {{ shard: string, index: number }} */ (newSlots.get(key.id));
     const was = oldSlots.get(key.id) ?? now;
     const seen = drawn.dots.get(key.id);
-    const from = seen && Number.isFinite(seen.x) ? seen : slotPoint(mid, was.shard, was.index);
+    const from = seen && Number.isFinite(seen.x) ? seen : /** @type {Point} */ (slotPoint(mid, was.shard, was.index));
     // `mid` lays out the bins of every shard before and after the change
     const leave = /** @type {{x: number, y: number}} */ (slotPoint(mid, was.shard, was.index));
     const arrive = /** @type {{x: number, y: number}} */ (slotPoint(mid, now.shard, now.index));
-    const last = finalSlots.get(key.id);
-    const rest = slotPoint(end, last.shard, last.index);
-    const dot = { id: key.id, key: key.key, shard: now.shard, flies: was.shard !== now.shard };
+    const last = /** @type {{ shard: string, index: number }} */ (finalSlots.get(key.id));
+    const rest = /** @type {Point} */ (slotPoint(end, last.shard, last.index));
+    // (its segments are added below)
+    const dot = /** @type {PlannedDot} */ ({ id: key.id, key: key.key, shard: now.shard, flies: was.shard !== now.shard });
     const segments = [segment(point(from), leave, 0, times.enterMs)];
     if (dot.flies) {
       const order = queue.get(key.id) ?? 0;
@@ -81,11 +94,12 @@ export function planChange(state) {
     dot.segments = segments;
     return dot;
   });
+  // `mid` has a bin for every shard of the union
   const bins = union.map((shard) => ({
     shard,
-    from: { ...mid.bins.get(shard), ...pick(drawn.bins.get(shard)) },
-    mid: mid.bins.get(shard),
-    to: end.bins.get(shard) ?? mid.bins.get(shard),
+    from: /** @type {Box} */ ({ ...mid.bins.get(shard), ...pick(drawn.bins.get(shard)) }),
+    mid: /** @type {Box} */ (mid.bins.get(shard)),
+    to: /** @type {Box} */ (end.bins.get(shard) ?? mid.bins.get(shard)),
     entering: added.includes(shard) || !drawn.bins.has(shard),
     leaving: removed.includes(shard),
   }));
@@ -99,13 +113,20 @@ export function planChange(state) {
   };
 }
 
-/** A plan that draws a card from scratch, nothing moving. */
+/**
+ * A plan that draws a card from scratch, nothing moving.
+ * @param {Scheme} scheme
+ * @param {HashSnapshot} snapshot
+ * @param {Slots} slots every key of the snapshot in its shard's slots
+ * @param {number} top
+ * @returns {{ plan: Plan, height: number, endHeight: number }}
+ */
 export function planFresh(scheme, snapshot, slots, top) {
   const layout = layoutBins(snapshot.shards, slots, top);
   const where = slotIndex(slots);
-  const dots = snapshot.sample.map((key) => {
-    const at = where.get(key.id);
-    const p = slotPoint(layout, at.shard, at.index);
+  const dots = snapshot.sample.map(/** @returns {PlannedDot} */ (key) => {
+    const at = /** @type {{ shard: string, index: number }} */ (where.get(key.id));
+    const p = /** @type {Point} */ (slotPoint(layout, at.shard, at.index));
     return {
       id: key.id,
       key: key.key,
@@ -115,13 +136,20 @@ export function planFresh(scheme, snapshot, slots, top) {
     };
   });
   const bins = snapshot.shards.map((shard) => {
-    const box = layout.bins.get(shard);
+    const box = /** @type {Box} */ (layout.bins.get(shard));
     return { shard, from: box, mid: box, to: box, entering: true, leaving: false };
   });
   const times = timing(0, true, false);
   return { plan: { bins, dots, times }, height: layout.bottom, endHeight: layout.bottom };
 }
 
+/**
+ * When each phase of a change starts and how long it lasts.
+ * @param {number} moverCount
+ * @param {boolean} enters bins appear or shift first
+ * @param {boolean} leaves bins leave or close their gaps last
+ * @returns {import("./types.js").Times}
+ */
 function timing(moverCount, enters, leaves) {
   const enterMs = duration(enters ? ENTER_MS : 0);
   const staggerMs =
@@ -147,6 +175,11 @@ function timing(moverCount, enters, leaves) {
   };
 }
 
+/**
+ * The share of empty slots in the bins of `shards`.
+ * @param {Slots} slots
+ * @param {string[]} shards
+ */
 function holeRatio(slots, shards) {
   let holes = 0;
   let total = 0;
@@ -158,14 +191,29 @@ function holeRatio(slots, shards) {
   return total ? holes / total : 0;
 }
 
+/**
+ * The slots with their holes closed.
+ * @param {Slots} slots
+ * @returns {Slots}
+ */
 function compactSlots(slots) {
   return new Map([...slots].map(([shard, ids]) => [shard, ids.filter((id) => id !== null)]));
 }
 
+/**
+ * As long as the longer of a shard's slots before and after.
+ * @param {unknown[]} [a]
+ * @param {unknown[]} [b]
+ */
 function longest(a = [], b = []) {
   return { length: Math.max(a.length, b.length) };
 }
 
+/**
+ * True when a bin drawn now is not where `layout` puts it.
+ * @param {Drawn["bins"]} drawnBins
+ * @param {BinLayout} layout
+ */
 function binsShift(drawnBins, layout) {
   for (const [shard, box] of layout.bins) {
     const now = drawnBins.get(shard);
@@ -174,6 +222,12 @@ function binsShift(drawnBins, layout) {
   return false;
 }
 
+/**
+ * True when the bins of `order` are in the same places under both layouts.
+ * @param {BinLayout} a
+ * @param {BinLayout} b
+ * @param {string[]} order
+ */
 function sameBins(a, b, order) {
   return order.every((shard) => {
     const p = a.bins.get(shard);
@@ -182,10 +236,16 @@ function sameBins(a, b, order) {
   });
 }
 
+/** @param {Point} p */
 function point(p) {
   return { x: p.x, y: p.y };
 }
 
+/**
+ * A drawn bin's corner, if it has one.
+ * @param {Point | undefined} bin
+ * @returns {Partial<Point>}
+ */
 function pick(bin) {
   return bin && Number.isFinite(bin.x) ? { x: bin.x, y: bin.y } : {};
 }

@@ -7,7 +7,20 @@
  * machines browsers run on.
  */
 
-/** Pixels over an ImageData: {image, words (one 32-bit word a pixel), width, height}. */
+/**
+ * Pixels over an ImageData: the words and the image share its buffer.
+ * @typedef {object} Pixels
+ * @property {ImageData} image
+ * @property {Int32Array} words one 32-bit word a pixel
+ * @property {number} width
+ * @property {number} height
+ */
+
+/**
+ * Pixels over an ImageData.
+ * @param {ImageData} imageData
+ * @returns {Pixels}
+ */
 export function createPixels(imageData) {
   return {
     image: imageData,
@@ -17,7 +30,12 @@ export function createPixels(imageData) {
   };
 }
 
-/** Copy the rows of `region` ({y0, y1}) from `from` into `to` (same size). */
+/**
+ * Copy the rows of `region` ({y0, y1}) from `from` into `to` (same size).
+ * @param {Pixels} from
+ * @param {Pixels} to
+ * @param {{y0: number, y1: number}} region
+ */
 export function copyRows(from, to, region) {
   const start = region.y0 * from.width;
   const end = (region.y1 + 1) * from.width;
@@ -29,7 +47,7 @@ export function copyRows(from, to, region) {
  * edge, as SVG strokes) `rim` wide in `rimColour`; lengths in device pixels, colours
  * {r, g, b} in 0..255, the whole dot `alpha` opaque (0..1). Painted over what is there,
  * anti-aliased by coverage, on the rows of `rows` ({y0, y1}) only when given.
- * @param {{words: Uint32Array, width: number, height: number}} pixels
+ * @param {{words: Int32Array, width: number, height: number}} pixels
  * @param {number} x
  * @param {number} y
  * @param {number} r
@@ -65,11 +83,19 @@ export function drawDot(pixels, x, y, r, fill, rim, rimColour, rows = null, alph
   }
 }
 
+/** @param {number} v */
 function clamp(v) {
   return v <= 0 ? 0 : v >= 1 ? 1 : v;
 }
 
-/** Source-over of a colour with alpha `a` onto a pixel (ImageData: straight alpha, RGBA). */
+/**
+ * Source-over of a colour with alpha `a` onto a pixel (ImageData: straight alpha, RGBA).
+ * @param {number} pixel 0xAABBGGRR
+ * @param {number} red 0..255
+ * @param {number} green
+ * @param {number} blue
+ * @param {number} a 0..1
+ */
 function over(pixel, red, green, blue, a) {
   const below = (pixel >>> 24) / 255;
   if (a < 1 && below > 0) {

@@ -23,7 +23,16 @@ import { createTicks } from "./ticks.js";
 import { mix, remember, rememberMoved, rgbOf } from "./painter.js";
 import { changedGoals } from "./timeline.js";
 
-/** @import { DrawnDot } from "./timeline.js" */
+/** @import { Painter } from "./painter.js" */
+/** @import { Arc } from "./schemes.js" */
+/** @import { DotNode, DotState, Group, HashSnapshot, Motion, Point, Scheme } from "./types.js" */
+
+/**
+ * A key dot on the circle: its key, its shard, where on the circle and where drawn.
+ * @typedef {{ id: number, key: string, shard: string, fraction: number, at: Point }} RingDot
+ */
+
+/** @typedef {Omit<Motion, "layer" | "rim">} DotMotion a motion the ring's layer and rim complete */
 
 const MIN_LETTER_SPAN = 0.045;
 const PULSE_MS = 650;
@@ -34,6 +43,10 @@ export const RING_DOT_RIM = 0.7;
 /**
  * Draw the ring of `scheme`: the table into the d3 group `layer`, key dots into `dots`
  * (dots in motion are painted by `painter`, painter.js).
+ * @param {Group} layer
+ * @param {Group} dots
+ * @param {Scheme} scheme
+ * @param {Painter} painter
  */
 export function createRing(layer, dots, scheme, painter) {
   layer.append("path").attr("class", "band-base").attr("d", bandPath(0, 1));
@@ -42,8 +55,14 @@ export function createRing(layer, dots, scheme, painter) {
   const letters = layer.append("g").attr("class", "arc-letters").attr("aria-hidden", "true");
   const centre = layer.append("g").attr("class", "ring-centre").attr("aria-hidden", "true");
   const origin = drawOrigin(layer);
+  /** @type {Map<number, number> | null} each key's lane radius, kept while the keys stay */
   let lanesFor = null;
 
+  /**
+   * The band, ticks, letters and centre of `snapshot`, switched after `delayMs`.
+   * @param {HashSnapshot} snapshot
+   * @param {number} delayMs
+   */
   function drawTable(snapshot, delayMs) {
     const ms = duration(500);
     const delay = duration(delayMs);
@@ -55,7 +74,12 @@ export function createRing(layer, dots, scheme, painter) {
     origin.text(originLabel(scheme, snapshot));
   }
 
-  /** One path per shard (all its arcs), switched when the keys start to move. */
+  /**
+   * One path per shard (all its arcs), switched when the keys start to move.
+   * @param {Arc[]} data
+   * @param {number} delay
+   * @param {number} ms
+   */
   function drawBand(data, delay, ms) {
     const byShard = d3
       .groups(data, (d) => d.shard)
@@ -92,6 +116,12 @@ export function createRing(layer, dots, scheme, painter) {
       );
   }
 
+  /**
+   * Each shard's letter on its arcs wide enough to hold one.
+   * @param {Arc[]} data
+   * @param {number} delay
+   * @param {number} ms
+   */
   function drawLetters(data, delay, ms) {
     const big = data.filter((d) => d.end - d.start >= MIN_LETTER_SPAN);
     letters
@@ -118,6 +148,7 @@ export function createRing(layer, dots, scheme, painter) {
       .style("opacity", 1);
   }
 
+  /** @param {HashSnapshot} snapshot */
   function drawCentre(snapshot) {
     const [big, small] = centreLines(scheme, snapshot);
     centre
@@ -130,19 +161,29 @@ export function createRing(layer, dots, scheme, painter) {
       .text((d) => d);
   }
 
-  /** Place the key dots; keys in `departures` (id → delay ms) pulse and take their new colour. */
+  /**
+   * Place the key dots; keys in `departures` (id → delay ms) pulse and take their new colour.
+   * @param {HashSnapshot} snapshot
+   * @param {Map<number, number>} [departures]
+   * @param {{ fresh?: boolean, isChange?: boolean }} [how]
+   */
   function drawDots(snapshot, departures = new Map(), { fresh = false, isChange = false } = {}) {
-    const items = snapshot.sample.map((key) => ({
-      id: key.id,
-      key: key.key,
-      shard: key.where[scheme],
-      fraction: fractionOf(scheme, key, snapshot),
-    }));
+    // (each gets its `at` just below)
+    const items = /** @type {RingDot[]} */ (
+      snapshot.sample.map((key) => ({
+        id: key.id,
+        key: key.key,
+        shard: key.where[scheme],
+        fraction: fractionOf(scheme, key, snapshot),
+      }))
+    );
     if (fresh || !lanesFor) lanesFor = assignLanes(items);
     const lanes = lanesFor;
     for (const d of items) d.at = polar(d.fraction, lanes.get(d.id) ?? BAND_INNER - 8);
-    const sel = dots
-      .selectAll("circle")
+    // (the group holds the key dots' circles only)
+    const sel = /** @type {import("d3").Selection<DotNode, RingDot, SVGGElement, unknown>} */ (
+      dots.selectAll("circle")
+    )
       .data(items, (d) => d.id)
       .join(
         (enter) =>
@@ -154,7 +195,7 @@ export function createRing(layer, dots, scheme, painter) {
             .attr("fill", (d) => shardColour(d.shard))
             .call((s) => s.append("title")),
         (update) => update,
-        (exit) => exit.each(function forget() { painter.stop(this); }).remove(),
+        (exit) => exit.each(/** @this {DotNode} */ function forget() { painter.stop(this); }).remove(),
       );
     const changed = changedGoals(sel, (d) => `${d.shard}@${d.at.x},${d.at.y}`);
     changed
@@ -163,26 +204,31 @@ export function createRing(layer, dots, scheme, painter) {
     // Keys that moved in the last change stay outlined until the next change (a pulsing
     // dot is outlined on the canvas, its circle takes the class when the pulse ends).
     if (isChange || fresh) {
-      sel.filter((d) => !departures.has(d.id)).each(/** @this {DrawnDot} */ function unmark() {
+      sel.filter((d) => !departures.has(d.id)).each(/** @this {DotNode} */ function unmark() {
         this.__moved = false;
         if (this.classList.contains("moved")) this.classList.remove("moved");
         rememberMoved(this, false);
       });
     }
-    changed.each(function move(d) {
+    changed.each(/** @this {DotNode} */ function move(d) {
       const motion = departures.has(d.id)
-        ? pulse(this, d, duration(departures.get(d.id)))
+        ? pulse(this, d, duration(/** @type {number} */ (departures.get(d.id))))
         : place(this, d);
       if (motion) painter.animate(this, { ...motion, layer: 0, rim: RING_DOT_RIM });
     });
   }
 
-  /** A key whose place or colour changed without moving shard: glide there (or jump). */
+  /**
+   * A key whose place or colour changed without moving shard: glide there (or jump).
+   * @param {DotNode} node
+   * @param {RingDot} d
+   * @returns {DotMotion | null}
+   */
   function place(node, d) {
     const from = painter.drawn(node);
     const colour = shardColour(d.shard);
     const to = { ...d.at, r: DOT_RADIUS, fill: rgbOf(colour) };
-    const done = (n) => rest(n, to, colour, false);
+    const done = (/** @type {DotNode} */ n) => rest(n, to, colour, false);
     if (from.x === to.x && from.y === to.y && from.r === to.r && from.fill === to.fill) {
       painter.stop(node);
       done(node);
@@ -192,7 +238,13 @@ export function createRing(layer, dots, scheme, painter) {
     return { end: span, state: (ms) => tween(from, to, d3.easeCubicInOut(ms / span)), done };
   }
 
-  /** A key that moved shard: after `delay`, it swells, takes its new colour and shrinks. */
+  /**
+   * A key that moved shard: after `delay`, it swells, takes its new colour and shrinks.
+   * @param {DotNode} node
+   * @param {RingDot} d
+   * @param {number} delay
+   * @returns {DotMotion}
+   */
   function pulse(node, d, delay) {
     const from = painter.drawn(node);
     const half = duration(PULSE_MS / 2);
@@ -228,16 +280,29 @@ export function createRing(layer, dots, scheme, painter) {
   return { drawTable, drawDots, clearLanes: () => (lanesFor = null) };
 }
 
-/** Put a ring dot at rest. */
+/**
+ * Put a ring dot at rest.
+ * @param {DotNode} node
+ * @param {DotState} at
+ * @param {string} colour
+ * @param {boolean} moved outline it as moved
+ */
 function rest(node, { x, y, r }, colour, moved) {
-  node.setAttribute("cx", x);
-  node.setAttribute("cy", y);
-  node.setAttribute("r", r);
+  node.setAttribute("cx", String(x));
+  node.setAttribute("cy", String(y));
+  node.setAttribute("r", String(r));
   node.setAttribute("fill", colour);
   if (moved) node.classList.add("moved");
   remember(node, { x, y, r, colour, moved: node.classList.contains("moved") });
 }
 
+/**
+ * A dot `e` of the way (0..1) from `a` to `b`.
+ * @param {DotState} a
+ * @param {DotState} b
+ * @param {number} e
+ * @returns {DotState}
+ */
 function tween(a, b, e) {
   return {
     x: a.x + (b.x - a.x) * e,
@@ -247,6 +312,10 @@ function tween(a, b, e) {
   };
 }
 
+/**
+ * The mark at 12 o'clock where the circle starts; returns its label.
+ * @param {Group} layer
+ */
 function drawOrigin(layer) {
   const top = polar(0, BAND_OUTER + 4);
   const group = layer.append("g").attr("class", "origin").attr("aria-hidden", "true");
@@ -262,7 +331,11 @@ function drawOrigin(layer) {
     .attr("y", top.y - 6);
 }
 
-/** Where the circle starts and ends: the hash space, or Redis Cluster's slots. */
+/**
+ * Where the circle starts and ends: the hash space, or Redis Cluster's slots.
+ * @param {Scheme} scheme
+ * @param {HashSnapshot} snapshot
+ */
 function originLabel(scheme, snapshot) {
   if (scheme === "partitions" && isRedis(snapshot)) return t("slot 0 ↻ 16,383");
   return fmt(t("hash 0 ↻ %(max)s"), { max: num(2 ** 32 - 1) });

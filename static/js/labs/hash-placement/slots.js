@@ -6,6 +6,13 @@
 
 import { DOT_RADIUS, WIDTH } from "./geometry.js";
 
+/** @import { Box, Point, SampleKey, Scheme, Slots } from "./types.js" */
+
+/**
+ * Bin rectangles by shard, and where the lowest row ends.
+ * @typedef {{ bins: Map<string, Box>, bottom: number }} BinLayout
+ */
+
 export const BINS_PER_ROW = 6;
 const MARGIN = 8;
 const BIN_GAP = 6;
@@ -17,14 +24,27 @@ const ROW_GAP = 10;
 export const BIN_W = (WIDTH - 2 * MARGIN - (BINS_PER_ROW - 1) * BIN_GAP) / BINS_PER_ROW;
 export const COLS = Math.floor((BIN_W - 2 * BIN_PAD + DOT_SPACING - 2 * DOT_RADIUS) / DOT_SPACING);
 
-/** Slots from scratch: each shard's keys in id order. Returns Map shard → [id|null]. */
+/**
+ * Slots from scratch: each shard's keys in id order. Returns Map shard → [id|null].
+ * @param {SampleKey[]} sample
+ * @param {Scheme} scheme
+ * @param {string[]} shards
+ * @returns {Slots}
+ */
 export function initialSlots(sample, scheme, shards) {
+  /** @type {Slots} */
   const slots = new Map(shards.map((shard) => [shard, []]));
   for (const key of sample) slots.get(key.where[scheme])?.push(key.id);
   return slots;
 }
 
-/** The slot map after `movers` ({id, from, to}) changed shards; `shards` is the new list. */
+/**
+ * The slot map after `movers` ({id, from, to}) changed shards; `shards` is the new list.
+ * @param {Slots} slots
+ * @param {{ id: number, from: string, to: string }[]} movers
+ * @param {string[]} shards
+ * @returns {Slots}
+ */
 export function applyMoves(slots, movers, shards) {
   const next = new Map([...slots].map(([shard, ids]) => [shard, [...ids]]));
   for (const shard of shards) if (!next.has(shard)) next.set(shard, []);
@@ -34,7 +54,7 @@ export function applyMoves(slots, movers, shards) {
     if (ids && index >= 0) ids[index] = null;
   }
   for (const { id, to } of movers) {
-    const ids = /** @type {(string | null)[]} */ (next.get(to)); // every `to` is in `shards`
+    const ids = /** @type {(number | null)[]} */ (next.get(to)); // every `to` is in `shards`
     const hole = ids.indexOf(null);
     if (hole >= 0) ids[hole] = id;
     else ids.push(id);
@@ -43,14 +63,23 @@ export function applyMoves(slots, movers, shards) {
   return next;
 }
 
-/** Drop the shards that are gone (their bins are empty once their keys have moved). */
+/**
+ * Drop the shards that are gone (their bins are empty once their keys have moved).
+ * @param {Slots} slots
+ * @param {string[]} shards
+ * @returns {Slots}
+ */
 export function withoutShards(slots, shards) {
   const keep = new Set(shards);
   return new Map([...slots].filter(([shard]) => keep.has(shard)));
 }
 
-/** Which slot a key occupies: Map id → {shard, index}. */
+/**
+ * Which slot a key occupies: Map id → {shard, index}.
+ * @param {Slots} slots
+ */
 export function slotIndex(slots) {
+  /** @type {Map<number, { shard: string, index: number }>} */
   const where = new Map();
   for (const [shard, ids] of slots) {
     ids.forEach((id, index) => {
@@ -63,8 +92,13 @@ export function slotIndex(slots) {
 /**
  * Bin rectangles for shards in `order`, six to a row, starting at `top`:
  * {bins: Map shard → {x, y, w, h}, bottom}. A row is as tall as its fullest bin.
+ * @param {string[]} order
+ * @param {Map<string, { length: number }>} slots each shard's slots (their count is read)
+ * @param {number} top
+ * @returns {BinLayout}
  */
 export function layoutBins(order, slots, top) {
+  /** @type {Map<string, Box>} */
   const bins = new Map();
   let y = top;
   for (let start = 0; start < order.length; start += BINS_PER_ROW) {
@@ -80,7 +114,13 @@ export function layoutBins(order, slots, top) {
   return { bins, bottom: y };
 }
 
-/** The centre of slot `index` in `shard`'s bin under a layout. */
+/**
+ * The centre of slot `index` in `shard`'s bin under a layout (null: no such bin).
+ * @param {BinLayout} layout
+ * @param {string} shard
+ * @param {number} index
+ * @returns {Point | null}
+ */
 export function slotPoint(layout, shard, index) {
   const bin = layout.bins.get(shard);
   if (!bin) return null;

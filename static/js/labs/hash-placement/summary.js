@@ -8,7 +8,13 @@ import { kindWords } from "./describe.js";
 import { createFill } from "./fill.js";
 import { SCHEMES, schemeName } from "./schemes.js";
 
-/** Build the summary inside `container`; returns {update(snapshot, metrics)}. */
+/** @import { Snapshot } from "../../types.js" */
+/** @import { HashMetrics, HashSnapshot } from "./types.js" */
+
+/**
+ * Build the summary inside `container`; returns {update(snapshot, metrics)}.
+ * @param {HTMLElement} container
+ */
 export function createSummary(container) {
   container.innerHTML = "";
   const heading = document.createElement("h2");
@@ -31,7 +37,12 @@ export function createSummary(container) {
   );
   container.append(heading, keys, list);
 
-  function update(snapshot, metrics) {
+  /**
+   * @param {Snapshot} given the lab's snapshot
+   * @param {Record<string, any>} metrics the lab's metrics
+   */
+  function update(given, metrics) {
+    const snapshot = /** @type {HashSnapshot} */ (given);
     const text = fmt(
       t("%(count)s %(kind)s on %(n)s shards; %(drawn)s of them are drawn as dots."),
       {
@@ -43,7 +54,7 @@ export function createSummary(container) {
     );
     if (keys.textContent !== text) keys.textContent = text;
     for (const [scheme, { item, fill }] of rows) {
-      const numbers = metrics.schemes[scheme];
+      const numbers = /** @type {HashMetrics} */ (metrics).schemes[scheme];
       fill.to(numbers.moved_fraction);
       const value = /** @type {HTMLElement} */ (item.querySelector(".summary-value"));
       const shown = fmt(t("%(percent)s (%(moved)s keys)"), {

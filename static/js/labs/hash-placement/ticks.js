@@ -8,7 +8,13 @@ import d3 from "d3";
 import { BAND_INNER, BAND_OUTER, TICK_OUTER, polar } from "./geometry.js";
 import { ticksOf } from "./schemes.js";
 
-/** Ticks of `scheme` drawn into the d3 group `layer`; returns {draw}. */
+/** @import { Group, HashSnapshot, Scheme } from "./types.js" */
+
+/**
+ * Ticks of `scheme` drawn into the d3 group `layer`; returns {draw}.
+ * @param {Group} layer
+ * @param {Scheme} scheme
+ */
 export function createTicks(layer, scheme) {
   const ticks = layer.append("g").attr("class", "ticks");
   const incoming = layer.append("g").attr("class", "ticks ticks-incoming");
@@ -18,16 +24,24 @@ export function createTicks(layer, scheme) {
   function settle() {
     incoming.interrupt("table").style("opacity", null);
     outgoing.interrupt("table").style("opacity", null);
-    for (const node of [...incoming.node().childNodes]) ticks.node().append(node);
+    // (the groups' nodes are there: createTicks appended them)
+    for (const node of [.../** @type {SVGGElement} */ (incoming.node()).childNodes]) {
+      /** @type {SVGGElement} */ (ticks.node()).append(node);
+    }
     outgoing.selectAll("*").remove();
   }
 
-  /** Show the ticks of `snapshot`, fading the difference in `ms` after `delay`. */
+  /**
+   * Show the ticks of `snapshot`, fading the difference in `ms` after `delay`.
+   * @param {HashSnapshot} snapshot
+   * @param {number} delay
+   * @param {number} ms
+   */
   function draw(snapshot, delay, ms) {
     settle();
     const sel = ticks.selectAll("line").data(ticksOf(scheme, snapshot), (d) => d.id);
     sel.exit().each(function leave() {
-      outgoing.node().append(this);
+      /** @type {SVGGElement} */ (outgoing.node()).append(/** @type {SVGLineElement} */ (this));
     });
     incoming
       .selectAll("line")
@@ -47,8 +61,16 @@ export function createTicks(layer, scheme) {
     fade(outgoing, 1, 0, delay, ms);
   }
 
+  /**
+   * Fade `group` from one opacity to another, then settle.
+   * @param {Group} group
+   * @param {number} from
+   * @param {number} to
+   * @param {number} delay
+   * @param {number} ms
+   */
   function fade(group, from, to, delay, ms) {
-    if (!group.node().firstChild) return;
+    if (!(/** @type {SVGGElement} */ (group.node()).firstChild)) return;
     group
       .style("opacity", from)
       .transition("table")

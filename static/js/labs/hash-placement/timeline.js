@@ -7,17 +7,33 @@
 
 import d3 from "d3";
 
+/** @import { BaseType, Selection } from "d3" */
+/** @import { Point, Segment } from "./types.js" */
+
 /**
- * A key dot's element, with where it is drawn now and whether it moved in the last change.
- * @typedef {SVGElement & {__pos?: {x: number, y: number}, __moved?: boolean}} DrawnDot
+ * An element that keeps where it is drawn now (`__pos`).
+ * @typedef {{ __pos?: Point }} Positioned
  */
 
-/** A segment: from {x,y} to {x,y}, over [start, end] ms, lifted by `lift` px mid-way. */
+/**
+ * A segment: from {x,y} to {x,y}, over [start, end] ms, lifted by `lift` px mid-way.
+ * @param {Point} from
+ * @param {Point} to
+ * @param {number} start
+ * @param {number} end
+ * @param {number} [lift]
+ * @returns {Segment}
+ */
 export function segment(from, to, start, end, lift = 0) {
   return { from, to, start, end, lift };
 }
 
-/** Where a point following `segments` is at time `ms` (segments sorted by start). */
+/**
+ * Where a point following `segments` is at time `ms` (segments sorted by start).
+ * @param {Segment[]} segments
+ * @param {number} ms
+ * @returns {Point}
+ */
 export function positionAt(segments, ms) {
   let point = segments[0].from;
   for (const s of segments) {
@@ -40,6 +56,9 @@ export function positionAt(segments, ms) {
  * opaque: {x, y, alpha}. It does not travel: over the segment that moves it (a key's
  * flight) it fades out where it was and fades in where it lands. Segments that take no
  * time (every other motion, with motion reduced) jump.
+ * @param {Segment[]} segments
+ * @param {number} ms
+ * @returns {Point & { alpha: number }}
  */
 export function fadeAt(segments, ms) {
   let point = segments[0].from;
@@ -55,24 +74,39 @@ export function fadeAt(segments, ms) {
   return { ...point, alpha: 1 };
 }
 
-/** True when following the segments would move the point at all. */
+/**
+ * True when following the segments would move the point at all.
+ * @param {Segment[]} segments
+ */
 export function moves(segments) {
   return segments.some((s) => s.from.x !== s.to.x || s.from.y !== s.to.y);
 }
 
-/** Where the segments end. */
+/**
+ * Where the segments end.
+ * @param {Segment[]} segments
+ */
 export function endOf(segments) {
   return segments[segments.length - 1].to;
 }
 
-/** Run each element's `d.segments` over `total` ms, writing a translate transform. */
+/**
+ * Run each element's `d.segments` over `total` ms, writing a translate transform.
+ * @template {Element} E
+ * @template {{ segments: Segment[] }} D
+ * @template {BaseType} P
+ * @template PD
+ * @param {Selection<E, D, P, PD>} selection
+ * @param {number} total
+ * @param {string} name the transition's
+ */
 export function play(selection, total, name) {
   selection
     .interrupt(name)
     .transition(name)
     .duration(total)
     .ease(d3.easeLinear)
-    .tween("position", function tween(d) {
+    .tween("position", /** @this {E & Positioned} */ function tween(d) {
       const node = this;
       const segments = d.segments;
       return (u) => {
@@ -86,20 +120,38 @@ export function play(selection, total, name) {
     });
 }
 
-/** Put elements straight at the end of their segments. */
+/**
+ * Put elements straight at the end of their segments.
+ * @template {Element} E
+ * @template {{ segments: Segment[] }} D
+ * @template {BaseType} P
+ * @template PD
+ * @param {Selection<E, D, P, PD>} selection
+ * @param {string} name the transition's
+ */
 export function settle(selection, name) {
   selection
     .interrupt(name)
-    .each(function place(d) {
+    .each(/** @this {E & Positioned} */ function place(d) {
       const end = endOf(d.segments);
       this.__pos = { x: end.x, y: end.y };
     })
-    .attr("transform", function transform() {
-      return `translate(${this.__pos.x},${this.__pos.y})`;
+    .attr("transform", /** @this {E & Positioned} */ function transform() {
+      const at = /** @type {Point} */ (this.__pos); // just placed
+      return `translate(${at.x},${at.y})`;
     });
 }
 
-/** Animate the elements whose segments move, and settle the rest. */
+/**
+ * Animate the elements whose segments move, and settle the rest.
+ * @template {Element} E
+ * @template {{ segments: Segment[] }} D
+ * @template {BaseType} P
+ * @template PD
+ * @param {Selection<E, D, P, PD>} selection
+ * @param {number} total
+ * @param {string} name the transitions'
+ */
 export function run(selection, total, name) {
   play(
     selection.filter((d) => moves(d.segments)),
@@ -116,12 +168,20 @@ export function run(selection, total, name) {
  * Keep only the elements whose goal (a string from `goalOf(d)`) changed since the last
  * call, and remember the new goals: an element already heading to the right place is left
  * to finish its motion undisturbed.
+ * @template {BaseType} E
+ * @template D
+ * @template {BaseType} P
+ * @template PD
+ * @param {Selection<E, D, P, PD>} selection
+ * @param {(d: D) => string} goalOf
  */
 export function changedGoals(selection, goalOf) {
   return selection.filter(function changed(d) {
+    // (the selections' elements are d3's BaseType, which includes null: none is)
+    const node = /** @type {{ __goal?: string }} */ (this);
     const goal = goalOf(d);
-    if (this.__goal === goal) return false;
-    this.__goal = goal;
+    if (node.__goal === goal) return false;
+    node.__goal = goal;
     return true;
   });
 }

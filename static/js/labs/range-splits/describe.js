@@ -2,8 +2,16 @@
 
 import { decimal, fmt, num, percent, t, tn } from "../../i18n.js";
 
-/** A stream's keys in words, plural by count. */
+/** @import { LabEvent } from "../../types.js" */
+/** @import { Policy } from "./types.js" */
+
+/**
+ * A stream's keys in words, plural by count.
+ * @param {string} kind the stream's kind (streams.py)
+ * @param {number} count
+ */
 function kindWords(kind, count) {
+  /** @type {Record<string, string>} */
   const words = {
     uniform: tn("passenger id", "passenger ids", count),
     timestamps: tn("timestamp", "timestamps", count),
@@ -13,12 +21,14 @@ function kindWords(kind, count) {
 }
 
 /**
- * @param {any[]} events
+ * @param {LabEvent[]} events
  * @returns {string[]}
  */
 export function describeEvents(events) {
   const out = [];
+  /** @type {Record<Policy, { split: number, moved: number }>} */
   const counts = { size: { split: 0, moved: 0 }, load: { split: 0, moved: 0 } };
+  /** @type {string | null} */
   let adding = null;
   for (const e of events) {
     if (e.type === "written")
@@ -31,8 +41,8 @@ export function describeEvents(events) {
           to: decimal(e.to_ms / 1000),
         }),
       );
-    else if (e.type === "slice_split") counts[e.policy].split += 1;
-    else if (e.type === "slice_moved") counts[e.policy].moved += 1;
+    else if (e.type === "slice_split") counts[/** @type {Policy} */ (e.policy)].split += 1;
+    else if (e.type === "slice_moved") counts[/** @type {Policy} */ (e.policy)].moved += 1;
     else if (e.type === "shard_added") adding = e.shard;
     else if (e.type === "hash_moved")
       out.push(
@@ -61,7 +71,7 @@ export function describeEvents(events) {
     size: t("Split by size: %(what)s."),
     load: t("Split by load: %(what)s."),
   };
-  for (const policy of ["size", "load"]) {
+  for (const policy of /** @type {Policy[]} */ (["size", "load"])) {
     const { split, moved } = counts[policy];
     if (!split && !moved) continue;
     const splits = fmt(tn("%(n)s split", "%(n)s splits", split), { n: num(split) });
@@ -72,8 +82,12 @@ export function describeEvents(events) {
   return out;
 }
 
+/**
+ * A range read in words, the shards each placement asked.
+ * @param {LabEvent} e a `range_read` event (a RangeQuery)
+ */
 function rangeSentence(e) {
-  const shards = (list) => list.join(", ");
+  const shards = (/** @type {string[]} */ list) => list.join(", ");
   return fmt(
     t("Keys %(low)s to %(high)s (%(keys)s found): by size the query reads shards %(size)s; by load %(load)s; hash placement must ask every shard, %(hash)s."),
     {

@@ -8,6 +8,9 @@
 import { fmt, num, percent, t } from "../../i18n.js";
 import { shardColour } from "../../palette.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RangeMetrics, RangeSnapshot } from "./types.js" */
+
 const COLUMNS = 240;
 const ROW = 6;
 
@@ -41,10 +44,13 @@ export function createHeat(parent, placements) {
   });
   parent.append(root);
 
-  /** @param {any} snapshot @param {any} metrics */
+  /**
+   * @param {Snapshot} snapshot
+   * @param {Record<string, any> | null} metrics
+   */
   function update(snapshot, metrics) {
-    const { columns } = snapshot.heat;
-    const shards = snapshot.shards;
+    const { heat, shards } = /** @type {RangeSnapshot} */ (snapshot);
+    const { columns } = heat;
     const last = columns.length ? columns[columns.length - 1].bucket : 0;
     // the strip runs from the first column kept (a minute back at most) to now
     const first = columns.length ? Math.max(columns[0].bucket, last - COLUMNS + 1) : 0;
@@ -70,7 +76,7 @@ export function createHeat(parent, placements) {
         });
       }
       ctx.globalAlpha = 1;
-      const minute = metrics.minute_writes[strip.key];
+      const minute = /** @type {RangeMetrics} */ (metrics).minute_writes[strip.key];
       const total = Object.values(minute).reduce((a, b) => a + b, 0);
       const ranked = shards
         .map((s) => ({ s, n: minute[s] ?? 0 }))

@@ -14,6 +14,9 @@ import { duration } from "../../motion.js";
 import { inkOn, shardColour } from "../../palette.js";
 import { fitToRoom } from "../../stage-fit.js";
 
+/** @import { LabEvent } from "../../types.js" */
+/** @import { RangeQuery, RangeTable, SliceRow } from "./types.js" */
+
 const WIDTH = 480;
 const LANE = 34;
 const GAP = 8;
@@ -51,8 +54,14 @@ export function createLanes(parent, { policy, title }) {
   const barsG = svg.append("g").attr("class", "rs-bars");
   const ticksG = svg.append("g").attr("class", "rs-ticks");
   const fit = fitToRoom(box, 2);
-  let shown = null; // {rows, shards}
+  /** @type {{ rows: SliceRow[], shards: string[] } | null} what the last update drew */
+  let shown = null;
 
+  /**
+   * Where each slice's bar is (by slice id), each shard's lane, and the drawing's height.
+   * @param {SliceRow[]} rows
+   * @param {string[]} shards
+   */
   function geometry(rows, shards) {
     const total = d3.sum(rows, (r) => r.keys) || 1;
     const floor = total / Math.max(1, rows.length) / 6; // an empty slice still shows
@@ -60,26 +69,29 @@ export function createLanes(parent, { policy, title }) {
     const sum = d3.sum(weights);
     const span = WIDTH - LEFT - 4;
     let x = LEFT;
+    /** @type {Map<number, { x: number, w: number }>} */
     const place = new Map();
     rows.forEach((r, i) => {
       const w = (weights[i] / sum) * span;
       place.set(r.id, { x, w });
       x += w;
     });
-    const y = (shard) => AXIS + shards.indexOf(shard) * (LANE + GAP);
+    const y = (/** @type {string} */ shard) => AXIS + shards.indexOf(shard) * (LANE + GAP);
     const height = AXIS + shards.length * (LANE + GAP);
     return { place, y, height };
   }
 
   /**
-   * @param {any} table the snapshot's table: {slices, full}
+   * @param {RangeTable} table the snapshot's table
    * @param {string[]} shards
-   * @param {{note?: string, events?: any[], query?: any, animate?: boolean}} [how]
+   * @param {{note?: string, events?: LabEvent[], query?: RangeQuery | null, animate?: boolean}} [how]
    */
   function update(table, shards, { note: said = "", events = [], query = null, animate = false } = {}) {
     const rows = table.slices;
     if (note.textContent !== said) note.textContent = said;
     const geo = geometry(rows, shards);
+    // every row has its place (geometry placed them all)
+    const placeOf = (/** @type {number} */ id) => /** @type {{ x: number, w: number }} */ (geo.place.get(id));
     svg.attr("viewBox", `0 0 ${WIDTH} ${geo.height}`);
     fit.setAspect(WIDTH / geo.height);
     svg.attr("aria-label", summary(title, rows, shards));
@@ -114,6 +126,11 @@ export function createLanes(parent, { policy, title }) {
     const old = shown ? new Map(shown.rows.map((r) => [r.id, r])) : new Map();
     const oldRows = animate && shown ? shown.rows : [];
     const starts = oldRows.map((r) => r.start);
+    /**
+     * The lane a slice is drawn in at a moment of the frame (0 the splits, 1 the moves).
+     * @param {SliceRow} d
+     * @param {number} moment
+     */
     const laneOf = (d, moment) => {
       if (moment !== 0 || !oldRows.length) return d.shard;
       const i = d3.bisectRight(starts, d.start) - 1;
@@ -145,14 +162,14 @@ export function createLanes(parent, { policy, title }) {
       .classed("is-hot", (d) => d.writes > 0)
       .classed("is-newest", (d) => d.id === table.newest)
       .classed("is-read", (d) => Boolean(query?.slices?.[policy]?.includes(d.id)))
-      .classed("is-new", (d) => splitAt.has(d.id) || (animate && shown && !old.has(d.id)));
+      .classed("is-new", (d) => splitAt.has(d.id) || (animate && shown !== null && !old.has(d.id)));
     bars.select("title").text((d) => sliceTitle(d));
     bars
       .select("rect")
       .transition()
       .duration(splitMs)
-      .attr("x", (d) => geo.place.get(d.id).x + 0.5)
-      .attr("width", (d) => Math.max(1, geo.place.get(d.id).w - 1))
+      .attr("x", (d) => placeOf(d.id).x + 0.5)
+      .attr("width", (d) => Math.max(1, placeOf(d.id).w - 1))
       .attr("height", LANE)
       .attr("fill", (d) => shardColour(laneOf(d, 0)))
       .transition()
@@ -160,10 +177,10 @@ export function createLanes(parent, { policy, title }) {
       .attr("fill", (d) => shardColour(d.shard));
     bars
       .select("text")
-      .attr("x", (d) => geo.place.get(d.id).x + geo.place.get(d.id).w / 2)
+      .attr("x", (d) => placeOf(d.id).x + placeOf(d.id).w / 2)
       .attr("y", LANE / 2)
       .attr("fill", (d) => inkOn(d.shard))
-      .text((d) => (geo.place.get(d.id).w >= 26 ? `#${d.id}` : ""));
+      .text((d) => (placeOf(d.id).w >= 26 ? `#${d.id}` : ""));
     bars
       .interrupt()
       .attr("transform", (d) => `translate(0,${geo.y(laneOf(d, 0))})`)
@@ -177,7 +194,7 @@ export function createLanes(parent, { policy, title }) {
     const ticks = [];
     let free = -Infinity; // where the last label ends
     for (const r of rows) {
-      const { x } = geo.place.get(r.id);
+      const { x } = placeOf(r.id);
       const label = shortKey(r.start);
       if (x >= free) {
         ticks.push({ id: r.id, x, label });
@@ -195,8 +212,8 @@ export function createLanes(parent, { policy, title }) {
 
     const read = rows.filter((r) => query?.slices?.[policy]?.includes(r.id));
     if (read.length) {
-      const first = geo.place.get(read[0].id);
-      const last = geo.place.get(read[read.length - 1].id);
+      const first = placeOf(read[0].id);
+      const last = placeOf(read[read.length - 1].id);
       band
         .attr("visibility", "visible")
         .attr("x", first.x - 2)
@@ -227,6 +244,10 @@ function shortKey(key) {
   return stamp ? `T${stamp[1]}…` : key;
 }
 
+/**
+ * A slice's tooltip.
+ * @param {SliceRow} d
+ */
 function sliceTitle(d) {
   return fmt(t("Slice %(id)s: from %(start)s to %(end)s, on shard %(shard)s, %(keys)s keys, %(writes)s writes this second"), {
     id: d.id,
@@ -238,6 +259,12 @@ function sliceTitle(d) {
   });
 }
 
+/**
+ * A table's drawing in words: slices per shard, and where this second's writes went.
+ * @param {string} title
+ * @param {SliceRow[]} rows
+ * @param {string[]} shards
+ */
 function summary(title, rows, shards) {
   const per = shards.map((s) => fmt(t("%(shard)s: %(count)s slices"), {
     shard: s,

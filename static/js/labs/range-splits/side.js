@@ -8,6 +8,9 @@ import { createBarChart } from "../../charts.js";
 import { fmt, num, t } from "../../i18n.js";
 import { shardColour } from "../../palette.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RangeMetrics, RangeSnapshot } from "./types.js" */
+
 const SHOWN_ROWS = 60;
 
 /**
@@ -41,11 +44,12 @@ export function createBoundaryTables(parent, tables) {
     return { key, body: /** @type {HTMLElement} */ (table.tBodies[0]), more };
   });
 
-  /** @param {any} snapshot */
+  /** @param {Snapshot} snapshot */
   function update(snapshot) {
-    const read = snapshot.query?.slices ?? {};
+    const { query, tables } = /** @type {RangeSnapshot} */ (snapshot);
+    const read = query?.slices ?? {};
     for (const part of parts) {
-      const rows = snapshot.tables[part.key].slices;
+      const rows = tables[part.key].slices;
       const marked = read[part.key] ?? [];
       // the rows the query read first come into the shown part
       const start = marked.length
@@ -114,9 +118,9 @@ export function createKeyCharts(parent, placements) {
     return { key, chart: createBarChart(figure, { title: caption.textContent }) };
   });
   return {
-    /** @param {any} metrics */
+    /** @param {Record<string, any> | null} metrics */
     update(metrics) {
-      for (const { key, chart } of charts) chart.update(metrics.keys_per_shard[key]);
+      for (const { key, chart } of charts) chart.update(/** @type {RangeMetrics} */ (metrics).keys_per_shard[key]);
     },
     destroy() {
       root.remove();

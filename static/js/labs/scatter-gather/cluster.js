@@ -14,6 +14,14 @@ import { decimal, fmt, num, t } from "../../i18n.js";
 import { duration } from "../../motion.js";
 import { fitToRoom } from "../../stage-fit.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Answer, GatherSnapshot, Query } from "./types.js" */
+
+/**
+ * A shard's box in the grid.
+ * @typedef {{ id: number, x: number, y: number, w: number, h: number }} Cell
+ */
+
 const WIDTH = 520;
 const HEIGHT = 300;
 const ROUTER = { x: 8, y: HEIGHT / 2 - 44, w: 124, h: 88 };
@@ -21,7 +29,11 @@ const GRID = { x: 170, y: 10, w: WIDTH - 180, h: HEIGHT - 20 };
 const OUT_MS = 350;
 const FLIGHT_MS = 1600;
 
-/** Where each of `count` shards is drawn. */
+/**
+ * Where each of `count` shards is drawn.
+ * @param {number} count
+ * @returns {Cell[]}
+ */
 function layout(count) {
   const cols = count <= 8 ? 2 : count <= 16 ? 4 : 8;
   const rows = Math.ceil(count / cols);
@@ -41,7 +53,10 @@ function layout(count) {
   });
 }
 
-/** Milliseconds as the lab shows them: 9.8 ms. */
+/**
+ * Milliseconds as the lab shows them: 9.8 ms.
+ * @param {number} us microseconds
+ */
 export function ms(us) {
   return fmt(t("%(ms)s ms"), { ms: decimal(us / 1000) });
 }
@@ -96,6 +111,7 @@ export function createCluster(parent) {
     .attr("class", "sg-router-time")
     .attr("x", ROUTER.x + ROUTER.w / 2)
     .attr("y", ROUTER.y + 72);
+  /** @type {d3.Timer[]} the answers' landings still to come */
   let timers = [];
 
   function stop() {
@@ -105,10 +121,11 @@ export function createCluster(parent) {
   }
 
   /**
-   * @param {any} snapshot
+   * @param {Snapshot} given the lab's snapshot
    * @param {boolean} animate the last query is new: play it
    */
-  function update(snapshot, animate) {
+  function update(given, animate) {
+    const snapshot = /** @type {GatherSnapshot} */ (given);
     stop();
     routerName.text(t("Router"));
     const cells = layout(snapshot.shard_count);
@@ -161,7 +178,7 @@ export function createCluster(parent) {
 
     const asked = cells.filter((c) => answers.has(c.id));
     const from = { x: ROUTER.x + ROUTER.w, y: HEIGHT / 2 };
-    const to = (c) => ({ x: c.x, y: c.y + c.h / 2 });
+    const to = (/** @type {Cell} */ c) => ({ x: c.x, y: c.y + c.h / 2 });
     linesG
       .selectAll("line")
       .data(asked, (d) => d.id)
@@ -181,12 +198,12 @@ export function createCluster(parent) {
     }
     const flight = duration(FLIGHT_MS);
     const out = duration(OUT_MS);
-    const landAt = (a) => out + (slowest ? (a.latency_us / slowest) * flight : 0);
-    const showLanded = (n) => {
+    const landAt = (/** @type {Answer} */ a) => out + (slowest ? (a.latency_us / slowest) * flight : 0);
+    const showLanded = (/** @type {number} */ n) => {
       routerCount.text(fmt(t("%(n)s of %(total)s answers"), { n: num(n), total: num(total) }));
     };
     if (!animate || (!flight && !out)) {
-      time.text((d) => (answers.has(d.id) ? ms(answers.get(d.id).latency_us) : ""));
+      time.text((d) => (answers.has(d.id) ? ms(/** @type {Answer} */ (answers.get(d.id)).latency_us) : ""));
       showLanded(total);
       routerTime.text(fmt(t("merged at %(time)s"), { time: ms(slowest) }));
       shards.classed("is-answered", (d) => answers.has(d.id));
@@ -199,7 +216,7 @@ export function createCluster(parent) {
     routerTime.text(t("waiting…"));
     let landed = 0;
     for (const cell of asked) {
-      const answer = answers.get(cell.id);
+      const answer = /** @type {Answer} */ (answers.get(cell.id)); // asked: it answered
       const dot = dotsG.append("circle").attr("class", "sg-dot").attr("r", 4).attr("cx", from.x).attr("cy", from.y);
       const end = to(cell);
       dot
@@ -240,6 +257,12 @@ export function createCluster(parent) {
   };
 }
 
+/**
+ * A shard's tooltip: its number, how slow, and its answer to the last query.
+ * @param {number} id
+ * @param {number} slow its slow factor
+ * @param {Answer | undefined} answer
+ */
 function shardTitle(id, slow, answer) {
   const parts = [fmt(t("Shard %(id)s"), { id })];
   if (slow > 1) parts.push(fmt(t("%(factor)s times slower"), { factor: num(slow) }));
@@ -247,6 +270,11 @@ function shardTitle(id, slow, answer) {
   return parts.join(", ");
 }
 
+/**
+ * The drawing in words.
+ * @param {GatherSnapshot} snapshot
+ * @param {Query | null} query
+ */
 function summary(snapshot, query) {
   const head = fmt(t("A router in front of %(n)s shards."), { n: num(snapshot.shard_count) });
   if (!query) return head;

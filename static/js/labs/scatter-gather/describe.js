@@ -3,8 +3,13 @@
 import { fmt, num, t } from "../../i18n.js";
 import { ms } from "./cluster.js";
 
+/** @import { LabEvent } from "../../types.js" */
+/** @import { MeasuredPoint } from "./types.js" */
+
+/** @typedef {(e: LabEvent) => string | null} Sentence an event in words (null: nothing to say) */
+
 /**
- * @param {any[]} events
+ * @param {LabEvent[]} events
  * @returns {string[]}
  */
 export function describeEvents(events) {
@@ -16,6 +21,7 @@ export function describeEvents(events) {
   return out;
 }
 
+/** @type {Record<string, Sentence>} by event type */
 const SENTENCES = {
   query: (e) => QUERIES[e.kind]?.(e) ?? null,
   shards_set: (e) => fmt(t("%(n)s shards now sit behind the router."), { n: num(e.count) }),
@@ -31,9 +37,9 @@ const SENTENCES = {
       shard: e.shard,
     }),
   global_index_written: (e) =>
-    fmt(t("The global index now holds flight %(ids)s."), { ids: e.flight_ids.map((id) => num(id)).join(", ") }),
+    fmt(t("The global index now holds flight %(ids)s."), { ids: e.flight_ids.map((/** @type {number} */ id) => num(id)).join(", ") }),
   measured: (e) => {
-    const points = e.points.filter((p) => p.on_ladder);
+    const points = /** @type {MeasuredPoint[]} */ (e.points).filter((p) => p.on_ladder);
     const first = points[0];
     const last = points[points.length - 1];
     return fmt(t("%(count)s simulated queries at each N: the p99 of the gathered answer went from %(one)s with 1 shard to %(many)s with %(n)s (theory: %(a1)s and %(an)s)."), {
@@ -47,6 +53,7 @@ const SENTENCES = {
   },
 };
 
+/** @type {Record<string, Sentence>} a query's event, by its kind */
 const QUERIES = {
   by_key: (e) =>
     fmt(t("Flight %(id)s by its key: the router asked shard %(shard)s only, one index lookup, one answer after %(time)s."), {
@@ -95,6 +102,6 @@ const QUERIES = {
             rows: num(e.rows),
           });
     if (!e.missed?.length) return head;
-    return `${head} ${fmt(t("It missed flight %(ids)s, written a moment ago."), { ids: e.missed.map((id) => num(id)).join(", ") })}`;
+    return `${head} ${fmt(t("It missed flight %(ids)s, written a moment ago."), { ids: e.missed.map((/** @type {number} */ id) => num(id)).join(", ") })}`;
   },
 };

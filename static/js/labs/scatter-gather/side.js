@@ -9,6 +9,9 @@ import { fmt, num, t } from "../../i18n.js";
 import { ms } from "./cluster.js";
 import { dataTable } from "../../data-table.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { Flight, GatherSnapshot, Query } from "./types.js" */
+
 const COLUMNS = () => [t("Flight"), t("From"), t("To"), t("Departs"), t("Aircraft"), t("Shard")];
 
 /** @param {HTMLElement} parent */
@@ -37,8 +40,9 @@ export function createAnswer(parent) {
   root.append(answer, written);
   parent.append(root);
 
-  /** @param {any} snapshot */
-  function update(snapshot) {
+  /** @param {Snapshot} given the lab's snapshot */
+  function update(given) {
+    const snapshot = /** @type {GatherSnapshot} */ (given);
     const query = snapshot.last_query;
     sql.textContent = query?.sql ?? "";
     sql.hidden = !query;
@@ -65,6 +69,12 @@ export function createAnswer(parent) {
   };
 }
 
+/**
+ * What the last query returned, as elements: a table of flights, or the flights an index
+ * found, or how many position reports.
+ * @param {Query | null} query
+ * @returns {HTMLElement[]}
+ */
 function rowsOf(query) {
   if (!query) return [];
   if (query.kind === "board" && query.board) return [flightTable(query.board)];
@@ -98,10 +108,15 @@ function rowsOf(query) {
   return [];
 }
 
+/**
+ * @param {string[]} head
+ * @param {string[][]} rows
+ */
 function table(head, rows) {
   return dataTable(head, rows, { wrapClass: "sg-table-wrap" });
 }
 
+/** @param {Flight[]} flights a board, or the flight a query by key found */
 function flightTable(flights) {
   return table(
     COLUMNS(),
@@ -109,6 +124,7 @@ function flightTable(flights) {
   );
 }
 
+/** @param {Flight[]} flights the flights written, with their shard */
 function writtenTable(flights) {
   return table(
     [...COLUMNS(), t("In the global index")],

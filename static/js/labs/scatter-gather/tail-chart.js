@@ -11,6 +11,9 @@ import { fmt, num, t } from "../../i18n.js";
 import { duration } from "../../motion.js";
 import { ms } from "./cluster.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { CurvePoint, GatherMetrics, GatherSnapshot, MeasuredPoint } from "./types.js" */
+
 const WIDTH = 520;
 const HEIGHT = 230;
 const M = { left: 46, right: 88, top: 14, bottom: 34 };
@@ -45,13 +48,17 @@ export function createTailChart(parent) {
   const dots = svg.append("g").attr("class", "sg-points");
   const labels = svg.append("g").attr("class", "sg-line-labels");
 
-  /** @param {any} snapshot @param {any} metrics */
-  function update(snapshot, metrics) {
-    const analytic = metrics.analytic;
+  /**
+   * @param {Snapshot} given the lab's snapshot
+   * @param {Record<string, any> | null} metrics
+   */
+  function update(given, metrics) {
+    const snapshot = /** @type {GatherSnapshot} */ (given);
+    const { analytic } = /** @type {GatherMetrics} */ (metrics);
     const measured = snapshot.measured?.points?.filter((p) => p.on_ladder) ?? [];
     // a measurement made while other shards were slow: shown faded, and said so
     const slowNow = snapshot.shards.filter((s) => s.slow_factor > 1).map((s) => [s.id, s.slow_factor]);
-    const stale = Boolean(snapshot.measured) && JSON.stringify(snapshot.measured.slow) !== JSON.stringify(slowNow);
+    const stale = !!snapshot.measured && JSON.stringify(snapshot.measured.slow) !== JSON.stringify(slowNow);
     svg.classed("is-stale", stale);
     caption.textContent = stale
       ? t("The shards have been slowed or sped up since the last measurement (faded): measure the tail again to compare it with the dashed curve.")
@@ -66,9 +73,9 @@ export function createTailChart(parent) {
     yAxis.call(d3.axisLeft(y).ticks(5).tickFormat((d) => num(Number(d))));
     xLabel.text(t("shards asked (N)"));
     yLabel.text(t("gathered answer (ms)"));
-    /** @param {string} key */
+    /** @param {"p50_us" | "p99_us"} key */
     const line = (key) =>
-      /** @type {d3.Line<any>} */ (d3.line())
+      /** @type {d3.Line<CurvePoint>} */ (/** @type {unknown} */ (d3.line()))
         .x((p) => x(p.shards))
         .y((p) => y(p[key] / 1000));
     const ms_ = duration(500);
@@ -118,6 +125,11 @@ export function createTailChart(parent) {
   };
 }
 
+/**
+ * The chart in words: the p99 with one shard and with the most, in theory and measured.
+ * @param {CurvePoint[]} analytic
+ * @param {MeasuredPoint[]} measured
+ */
 function spoken(analytic, measured) {
   const first = analytic[0];
   const last = analytic[analytic.length - 1];
