@@ -126,7 +126,6 @@ NOT_YET_TYPED = {
     "static/js/labs/quorum/",
     "static/js/labs/range-splits/",
     "static/js/labs/rate-limit-race/",
-    "static/js/labs/replication/",
     "static/js/labs/scatter-gather/",
     "static/js/labs/two-phase-commit/",
 }
