@@ -120,7 +120,6 @@ def test_every_lab_renderer_is_typed_against_the_renderer_interface():
 NOT_YET_TYPED = {
     "static/js/labs/cache-stampede.js",
     "static/js/labs/cache-stampede/",
-    "static/js/labs/graph-traversal/",
     "static/js/labs/hash-placement/",
     "static/js/labs/partition-cap/",
     "static/js/labs/quorum/",
