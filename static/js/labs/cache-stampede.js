@@ -23,7 +23,9 @@ import { createStrips } from "./cache-stampede/strips.js";
 import { createLaneTraffic } from "./cache-stampede/traffic.js";
 import { STRATEGIES, dotKinds, duration, ms, queries, refillText, seconds, strategyNames } from "./cache-stampede/words.js";
 
-/** @import { Renderer } from "../types.js" */
+/** @import { LabEvent, Renderer } from "../types.js" */
+/** @import { CsEnded, CsMetrics, CsRefillEvent, CsSnapshot } from "./cache-stampede/types.js" */
+/** @typedef {ReturnType<ReturnType<typeof createLaneTraffic>["at"]>} LaneState a lane at a time */
 
 const SIDE_EVERY_MS = 1000; // the side panel's charts are drawn again at most this often
 const KEEP_REFILLS = 24;
@@ -39,28 +41,41 @@ export function createRenderer() {
     // the side panel's charts carry the numbers (side.js)
     drawsItself: true,
     mount(lab, hello) {
+      /** @type {ReturnType<typeof createStage> | null} */
       let stage = null;
+      /** @type {ReturnType<typeof createStrips> | null} */
       let strips = null;
+      /** @type {ReturnType<typeof createSide> | null} */
       let side = null;
+      /** @type {{name: HTMLElement, settings: HTMLElement, resting: HTMLElement} | null} the line over the stage */
       let status = null;
+      /** @type {ReturnType<typeof createStageClock> | null} */
       let clock = null;
       /** @type {Record<string, string>} */
       let names = {};
       /** @type {Map<string, ReturnType<typeof createLaneTraffic>>} */
       let lanes = new Map();
-      /** @type {Map<string, any[]>} */
+      /** @type {Map<string, CsRefillEvent[]>} each lane's last refills of the hot board */
       let refills = new Map();
-      let buffer = []; // [{t, snapshot}] the frames the stage may still be drawn at
+      /** @type {{t: number, snapshot: CsSnapshot}[]} the frames the stage may still be drawn at */
+      let buffer = [];
+      /** @type {CsSnapshot | null} */
       let snapshot = null;
+      /** @type {CsMetrics | null} */
       let metrics = null;
+      /** @type {number | null} */
       let raf = null;
       let orbit = 0;
       let lastTick = 0;
       let sideAt = -Infinity;
+      /** @type {ReturnType<typeof setTimeout> | null} */
       let sideTimer = null;
       const reduced = reducedMotion();
 
-      /** The snapshot in force at `time` (the first one before the buffer begins). */
+      /**
+       * The snapshot in force at `time` (the first one before the buffer begins).
+       * @param {number} time
+       */
       function snapshotAt(time) {
         let found = buffer[0];
         for (const entry of buffer) {
@@ -70,11 +85,16 @@ export function createRenderer() {
         return found;
       }
 
-      /** The hot board's entry in `lane` at `time`, a refill that landed by then included. */
+      /**
+       * The hot board's entry in `lane` at `time`, a refill that landed by then included.
+       * @param {string} strategy
+       * @param {number} time
+       */
       function entryAt(strategy, time) {
-        const hot = String(snapshot.airports.indexOf(snapshot.hot.board));
+        const drawn = /** @type {CsSnapshot} */ (snapshot); // paint() draws one
+        const hot = String(drawn.airports.indexOf(drawn.hot.board));
         const index = buffer.indexOf(snapshotAt(time));
-        const laneOf = (snap) => snap.lanes.find((l) => l.strategy === strategy);
+        const laneOf = (/** @type {CsSnapshot} */ snap) => snap.lanes.find((l) => l.strategy === strategy);
         let entry = laneOf(buffer[index].snapshot)?.boards?.[hot] ?? null;
         const next = buffer[index + 1];
         const coming = next ? laneOf(next.snapshot)?.boards?.[hot] : null;
@@ -82,6 +102,11 @@ export function createRenderer() {
         return { entry, lane: laneOf(buffer[index].snapshot), at: buffer[index].snapshot };
       }
 
+      /**
+       * The last refill of the hot board in `strategy`'s lane by `time`.
+       * @param {string} strategy
+       * @param {number} time
+       */
       function refillAt(strategy, time) {
         const list = refills.get(strategy) ?? [];
         for (let i = list.length - 1; i >= 0; i -= 1) if (list[i].at_us <= time) return list[i];
@@ -90,7 +115,7 @@ export function createRenderer() {
 
       /** Draw the stage and the strips at the clock's time. */
       function paint(now = performance.now()) {
-        if (!snapshot || !clock) return;
+        if (!snapshot || !clock || !stage || !strips) return; // the stage and strips: with the clock
         const time = clock.tick(now);
         if (clock.moving && !reduced) orbit += Math.min(100, now - lastTick) / 480;
         lastTick = now;
@@ -102,11 +127,12 @@ export function createRenderer() {
         const { entry, lane, at } = entryAt(watched, time);
         const dbVersion = Math.max(
           0,
-          ...(at.updates ?? []).filter((u) => u.board === snapshot.hot.board && u.at_us <= time).map((u) => u.version),
+          ...(at.updates ?? []).filter((u) => u.board === /** @type {CsSnapshot} */ (snapshot).hot.board && u.at_us <= time).map((u) => u.version),
         );
         const delta = entry?.delta_us ?? snapshot.query_ms * 1000;
         const beta = Number(snapshot.beta) || 1;
         const left = entry ? entry.expiry_us - time : 0;
+        /** @type {Record<string, LaneState>} */
         const states = {};
         for (const strategy of STRATEGIES) {
           const traffic = lanes.get(strategy);
@@ -127,7 +153,7 @@ export function createRenderer() {
           chance: entry && left > 0 ? Math.exp(-left / (delta * beta)) : null,
           orbit,
           boardName: (board) => {
-            const code = snapshot.airports[board];
+            const code = /** @type {CsSnapshot} */ (snapshot).airports[board]; // drawn now
             return code ? t(code) : "";
           },
         });
@@ -140,6 +166,7 @@ export function createRenderer() {
         );
       }
 
+      /** @param {number} now */
       function loop(now) {
         raf = null;
         paint(now);
@@ -150,12 +177,19 @@ export function createRenderer() {
         if (raf === null) raf = requestAnimationFrame(loop);
       }
 
-      /** Take a snapshot (and what the frame said) into the lanes, the buffer and the side. */
+      /**
+       * Take a snapshot (and what the frame said) into the lanes, the buffer and the side.
+       * @param {CsSnapshot} next
+       * @param {CsMetrics} nextMetrics
+       * @param {LabEvent[]} events
+       */
       function ingest(next, nextMetrics, events, { fresh = false } = {}) {
+        if (!clock || !stage) return; // mounted
         snapshot = next;
         metrics = nextMetrics;
         clock.sync(next.playback);
         const t0 = next.now_us;
+        /** @type {Record<string, CsEnded>} */
         const ended = events.find((e) => e.type === "reads")?.lanes ?? {};
         for (const view of next.lanes) {
           let traffic = lanes.get(view.strategy);
@@ -184,7 +218,7 @@ export function createRenderer() {
           if (e.type !== "refilled" || e.board !== next.hot.board) continue;
           const list = refills.get(e.lane) ?? [];
           if (list.some((r) => r.at_us === e.at_us)) continue;
-          list.push(e);
+          list.push(/** @type {CsRefillEvent} */ (e));
           if (list.length > KEEP_REFILLS) list.shift();
           refills.set(e.lane, list);
         }
@@ -201,11 +235,12 @@ export function createRenderer() {
         kick();
       }
 
+      /** @param {boolean} now draw it now (else within a second) */
       function scheduleSide(now) {
         if (!side) return;
         const wait = now ? 0 : Math.max(0, SIDE_EVERY_MS - (performance.now() - sideAt));
         if (wait === 0) {
-          clearTimeout(sideTimer);
+          clearTimeout(/** @type {number | undefined} */ (sideTimer));
           sideTimer = null;
           drawSide();
         } else if (sideTimer === null) {
@@ -219,7 +254,9 @@ export function createRenderer() {
         if (snapshot && metrics) side?.update(snapshot, metrics, { all });
       }
 
+      /** @param {CsSnapshot} next */
       function writeStatus(next) {
+        if (!status) return; // mounted
         const watching = fmt(t("Watching: %(lane)s"), { lane: names[next.strategy] ?? next.strategy });
         const resting = next.readers_until_us <= next.now_us;
         const settings = fmt(t("%(board)s board · lifetime %(ttl)s · query %(query)s · at most %(limit)s at once"), {
@@ -236,6 +273,11 @@ export function createRenderer() {
         if (status.resting.hidden !== !resting) status.resting.hidden = !resting;
       }
 
+      /**
+       * The stage's spoken summary.
+       * @param {CsSnapshot} next
+       * @param {CsMetrics} nextMetrics
+       */
       function summary(next, nextMetrics) {
         const watched = next.strategy;
         const lane = next.lanes.find((l) => l.strategy === watched);
@@ -257,6 +299,7 @@ export function createRenderer() {
         return parts.join(" ");
       }
 
+      /** @param {HTMLElement} parent */
       function legend(parent) {
         const list = document.createElement("ul");
         list.className = "cs-legend";
@@ -307,19 +350,19 @@ export function createRenderer() {
       clock = createStageClock({ reduced });
       lab.onDestroy(() => {
         if (raf !== null) cancelAnimationFrame(raf);
-        clearTimeout(sideTimer);
+        clearTimeout(/** @type {number | undefined} */ (sideTimer));
         raf = sideTimer = stage = strips = side = status = clock = snapshot = metrics = null;
         lanes = new Map();
         refills = new Map();
         buffer = [];
       });
-      ingest(hello.snapshot, hello.metrics, [], { fresh: true });
+      ingest(/** @type {CsSnapshot} */ (hello.snapshot), /** @type {CsMetrics} */ (hello.metrics), [], { fresh: true });
       drawSide(true);
       paint();
       return {
         update(frame) {
           if (!clock) return;
-          ingest(frame.snapshot, frame.metrics, frame.events ?? []);
+          ingest(/** @type {CsSnapshot} */ (frame.snapshot), /** @type {CsMetrics} */ (frame.metrics), frame.events ?? []);
         },
         describe: (events) => describeEvents(events, { names, hot: snapshot?.hot?.board ?? null, airports: snapshot?.airports ?? [] }),
       };

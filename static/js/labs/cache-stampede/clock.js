@@ -31,7 +31,7 @@ export function createStageClock({ reduced }) {
   let paintedAt = 0;
 
   /** µs of virtual time in `realMs` of real time at the lab's speed. */
-  const virtual = (realMs) => realMs * speed;
+  const virtual = (/** @type {number} */ realMs) => realMs * speed;
 
   return {
     /** @param {{now_ms: number, playing: boolean, speed: number, next_due_ms?: number | null}} playback */

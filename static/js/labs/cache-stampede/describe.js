@@ -8,19 +8,23 @@
 import { fmt, joinNames, num, percent, t } from "../../i18n.js";
 import { duration, ms, refillText, seconds } from "./words.js";
 
+/** @import { LabEvent } from "../../types.js" */
+/** @import { CsEnded, CsRefillEvent } from "./types.js" */
+
 /**
- * @param {any[]} events
+ * @param {LabEvent[]} events
  * @param {{names: Record<string, string>, hot: string | null, airports: string[]}} context
  * @returns {string[]}
  */
 export function describeEvents(events, { names, hot, airports }) {
   const out = [];
-  const refills = new Map(); // board → [event]
+  /** @type {Map<string, CsRefillEvent[]>} board → [event] */
+  const refills = new Map();
   for (const e of events) {
     if (e.type === "refilled") {
       if (e.board !== hot && e.queries < 2) continue; // a quiet board refilled by one reader
       if (!refills.has(e.board)) refills.set(e.board, []);
-      refills.get(e.board).push(e);
+      /** @type {CsRefillEvent[]} */ (refills.get(e.board)).push(/** @type {CsRefillEvent} */ (e));
       continue;
     }
     const said = SENTENCES[e.type]?.(e, names, airports);
@@ -30,10 +34,16 @@ export function describeEvents(events, { names, hot, airports }) {
   return out;
 }
 
+/**
+ * The refills of one board in the lanes, in one sentence.
+ * @param {string} board
+ * @param {CsRefillEvent[]} list
+ * @param {Record<string, string>} names
+ */
 function refillSentence(board, list, names) {
   const plain = list.find((e) => e.lane === "plain");
   const others = list.filter((e) => e !== plain);
-  const each = (items) => joinNames(items.map((e) => fmt(t("%(lane)s: %(what)s"), { lane: names[e.lane] ?? e.lane, what: refillText(e) })));
+  const each = (/** @type {CsRefillEvent[]} */ items) => joinNames(items.map((e) => fmt(t("%(lane)s: %(what)s"), { lane: names[e.lane] ?? e.lane, what: refillText(e) })));
   if (plain && !plain.early && plain.queries > 1) {
     const head = fmt(t("%(board)s's board expired: %(n)s readers each sent the same query (%(lane)s)."), {
       board: t(board),
@@ -45,6 +55,10 @@ function refillSentence(board, list, names) {
   return fmt(t("%(board)s's board was refilled: %(list)s."), { board: t(board), list: each(list) });
 }
 
+/**
+ * A sentence for each kind of event (null: nothing to say), by its type.
+ * @type {Record<string, (e: LabEvent, names: Record<string, string>, airports: string[]) => string | null>}
+ */
 const SENTENCES = {
   skipped: (e) =>
     fmt(t("Jumped %(time)s ahead: %(board)s's board expires in %(left)s."), {
@@ -53,7 +67,7 @@ const SENTENCES = {
       left: seconds(e.expiry_us - e.to_ms * 1000),
     }),
   reads: (e, names, airports) => {
-    const evicted = Object.entries(e.lanes ?? {}).filter(([, lane]) => lane.evicted?.length);
+    const evicted = Object.entries(/** @type {Record<string, CsEnded>} */ (e.lanes ?? {})).filter(([, lane]) => lane.evicted?.length);
     if (!evicted.length) return null;
     return fmt(t("Memory full: evicted %(what)s."), {
       what: joinNames(
@@ -89,7 +103,7 @@ const SENTENCES = {
     return fmt(t("A flight at %(board)s changed (version %(v)s), but the cache keeps the old board in %(lanes)s until it expires: readers see it stale."), {
       board: t(e.board),
       v: num(e.version),
-      lanes: joinNames(e.stale_in.map((s) => names[s] ?? s)),
+      lanes: joinNames(e.stale_in.map((/** @type {string} */ s) => names[s] ?? s)),
     });
   },
   memory_filled: (e) => memorySentence(fmt(t("%(n)s MB of session keys written into the cache."), { n: num(e.mb) }), e.evicted),
@@ -107,6 +121,10 @@ const SENTENCES = {
     }),
 };
 
+/**
+ * @param {string} head what was done
+ * @param {Record<string, string[]> | undefined} evicted the boards each lane evicted
+ */
 function memorySentence(head, evicted) {
   const boards = [...new Set(Object.values(evicted ?? {}).flat())];
   if (!boards.length) return head;

@@ -11,11 +11,18 @@ import { createLineChart } from "../../charts.js";
 import { decimal, fmt, num, percent, t } from "../../i18n.js";
 import { STRATEGIES, ms } from "./words.js";
 
+/** @import { CsLaneNumbers, CsLaneView, CsMetrics, CsSnapshot } from "./types.js" */
+
 const MIN_BIN_READS = 10; // a measured point needs this many reads in its bin
 const TEXTBOOK_DELTA_US = 400_000;
 const TEXTBOOK_AT_S = [2, 0.4, 0.1];
 
-/** One figure: a heading, a caption, and a box for the chart. */
+/**
+ * One figure: a heading, a caption, and a box for the chart.
+ * @param {HTMLElement} parent
+ * @param {string} className
+ * @param {string} heading
+ */
 function figure(parent, className, heading) {
   const el = document.createElement("figure");
   el.className = `cs-chart ${className}`;
@@ -30,7 +37,7 @@ function figure(parent, className, heading) {
   return { el, title, note };
 }
 
-const seconds1 = (v) => fmt(t("%(s)s s"), { s: decimal(v, v % 1 === 0 ? 0 : 1) });
+const seconds1 = (/** @type {number} */ v) => fmt(t("%(s)s s"), { s: decimal(v, v % 1 === 0 ? 0 : 1) });
 
 /**
  * @param {HTMLElement} side
@@ -128,6 +135,7 @@ export function createSide(side, metricsSlot, { names }) {
   servers.append(serversHead, serversNote, serverList);
   root.append(servers);
 
+  /** @type {HTMLElement | null} the metrics slot's table of totals */
   let totals = null;
   if (metricsSlot) {
     totals = document.createElement("div");
@@ -138,7 +146,9 @@ export function createSide(side, metricsSlot, { names }) {
   // Drawn only where it can be seen (or nearly): while the stage plays, the charts are
   // usually under the first screen, and drawing them there cost a long frame a second.
   // What is not drawn is drawn as soon as it scrolls into view.
+  /** @type {Map<Element, boolean>} whether each part is in view (or nearly) */
   const seen = new Map();
+  /** @type {[CsSnapshot, CsMetrics] | null} the lab as it is now */
   let latest = null;
   const watcher = new IntersectionObserver(
     (entries) => {
@@ -159,8 +169,8 @@ export function createSide(side, metricsSlot, { names }) {
 
   /**
    * Take the lab as it is now; draw what is in view (everything, the first time).
-   * @param {any} snapshot
-   * @param {any} metrics
+   * @param {CsSnapshot} snapshot
+   * @param {CsMetrics} metrics
    * @param {{all?: boolean}} [options]
    */
   function update(snapshot, metrics, { all = false } = {}) {
@@ -174,17 +184,18 @@ export function createSide(side, metricsSlot, { names }) {
   }
 
   /**
-   * @param {any} snapshot
-   * @param {any} metrics
+   * @param {CsSnapshot} snapshot
+   * @param {CsMetrics} metrics
    */
   function draw(snapshot, metrics) {
     const watched = snapshot.strategy;
+    /** @type {Record<string, CsLaneView>} */
     const lanes = Object.fromEntries(snapshot.lanes.map((l) => [l.strategy, l]));
     // the window moves by whole seconds (its axis is drawn again once a virtual second)
     const now = snapshot.now_us / 1e6;
     const end = Math.max(Math.ceil(now), 1);
     const xDomain = /** @type {[number, number]} */ ([Math.max(0, end - 10), end]);
-    const inWindow = (b) => b[0] / 1e6 >= xDomain[0] - 0.1;
+    const inWindow = (/** @type {number[]} */ b) => b[0] / 1e6 >= xDomain[0] - 0.1;
 
     // queries in flight, one scale for all four
     const peaks = STRATEGIES.map((s) => Math.max(0, ...(lanes[s]?.history ?? []).filter(inWindow).map((b) => b[4])));
@@ -218,9 +229,10 @@ export function createSide(side, metricsSlot, { names }) {
 
     // the watched lane
     const history = (lanes[watched]?.history ?? []).filter(inWindow);
-    const read = (b) => b[1] > 0;
+    const read = (/** @type {number[]} */ b) => b[1] > 0;
     const name = names[watched];
     hitRate.note.textContent = fmt(t("of %(lane)s, in each 100 ms"), { lane: name });
+    /** @type {Array<[number, number | null]>} */
     const rates = history.map((b) => [b[0] / 1e6, read(b) ? b[2] / b[1] : null]);
     const lastRate = [...rates].reverse().find((p) => p[1] !== null)?.[1] ?? null;
     hitChart.update({
@@ -233,6 +245,7 @@ export function createSide(side, metricsSlot, { names }) {
       }),
     });
     age.note.textContent = fmt(t("the oldest copy %(lane)s served in each 100 ms; it drops to zero when the board is refilled"), { lane: name });
+    /** @type {Array<[number, number | null]>} */
     const ages = history.map((b) => [b[0] / 1e6, read(b) ? b[5] / 1e6 : null]);
     const topAge = Math.max(1, ...ages.map((p) => p[1] ?? 0));
     ageChart.update({
@@ -246,7 +259,9 @@ export function createSide(side, metricsSlot, { names }) {
       }),
     });
     latency.note.textContent = fmt(t("p50 and p99 of %(lane)s's reads in each 100 ms"), { lane: name });
+    /** @type {Array<[number, number | null]>} */
     const p50 = history.map((b) => [b[0] / 1e6, read(b) ? b[7] / 1000 : null]);
+    /** @type {Array<[number, number | null]>} */
     const p99 = history.map((b) => [b[0] / 1e6, read(b) ? b[8] / 1000 : null]);
     const topLatency = Math.max(1, ...p99.map((p) => p[1] ?? 0));
     latencyChart.update({
@@ -267,6 +282,12 @@ export function createSide(side, metricsSlot, { names }) {
     updateServers(snapshot, metrics);
   }
 
+  /**
+   * XFetch's curve, and the rate measured per bin.
+   * @param {CsSnapshot} snapshot
+   * @param {CsMetrics} metrics
+   * @param {Record<string, CsLaneView>} lanes by strategy
+   */
   function updateXfetch(snapshot, metrics, lanes) {
     const lane = lanes.xfetch;
     const hot = snapshot.airports.indexOf(snapshot.hot.board);
@@ -324,6 +345,11 @@ export function createSide(side, metricsSlot, { names }) {
     xfetch.el.dataset.points = String(measured.length);
   }
 
+  /**
+   * The misses of the last second, in numbers.
+   * @param {CsSnapshot} snapshot
+   * @param {CsMetrics} metrics
+   */
   function updateArithmetic(snapshot, metrics) {
     const watched = snapshot.strategy;
     const last = metrics.lanes?.[watched]?.last_second;
@@ -344,8 +370,14 @@ export function createSide(side, metricsSlot, { names }) {
   }
 
   let serversKey = "";
+  /** @type {{li: HTMLLIElement, reads: HTMLSpanElement, bar: HTMLSpanElement}[]} */
   let serverItems = [];
 
+  /**
+   * The cache servers, the boards each holds and their reads.
+   * @param {CsSnapshot} snapshot
+   * @param {CsMetrics} metrics
+   */
   function updateServers(snapshot, metrics) {
     const hotServer = metrics.hot_server;
     const key = JSON.stringify([snapshot.servers.map((s) => s.boards), hotServer, snapshot.hot.board]);
@@ -386,10 +418,12 @@ export function createSide(side, metricsSlot, { names }) {
     });
   }
 
-  let cells = null; // the totals table's cells, [row][lane], made once
+  /** @type {HTMLElement[][] | null} the totals table's cells, [row][lane], made once */
+  let cells = null;
 
+  /** @param {CsMetrics} metrics */
   function updateTotals(metrics) {
-    /** @type {Array<[string, (lane: any) => string]>} */
+    /** @type {Array<[string, (lane: CsLaneNumbers) => string]>} */
     const rows = [
       [t("Reads"), (l) => num(l.reads)],
       [t("Hits"), (l) => num(l.hits)],

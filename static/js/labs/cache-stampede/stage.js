@@ -20,6 +20,37 @@ import { shapePath, traceShape } from "../../network/styles.js";
 import { fitToRoom } from "../../stage-fit.js";
 import { dotKinds, ms, queries, refillText, seconds } from "./words.js";
 
+/** @import { CsEntry, CsRefillEvent, CsSnapshot } from "./types.js" */
+/** @import { Dot } from "./traffic.js" */
+/** @import { DotStyle } from "./words.js" */
+
+/** @typedef {{x: number, y: number, w: number, h: number}} Box a box of the drawing */
+/**
+ * A slot of the database: its place, where its query's dot sits (`dotX`, `dotY`) and
+ * its bar (`bx`, `by`, `bw`, `bh`).
+ * @typedef {{i: number, x: number, y: number, h: number, dotX: number, dotY: number, bx: number, by: number, bw: number, bh: number}} Cell
+ */
+/** @typedef {ReturnType<ReturnType<typeof import("./traffic.js").createLaneTraffic>["at"]>} LaneState a lane at a time (traffic.js's `at`) */
+/**
+ * What the stage draws at one time (`paint`).
+ * @typedef {object} StageView
+ * @property {CsSnapshot} snapshot
+ * @property {number} time µs
+ * @property {number} hop µs a flight takes
+ * @property {boolean} reduced
+ * @property {number} fadeUs µs a dot fades in with reduced motion
+ * @property {LaneState} lane the watched lane
+ * @property {CsEntry | null} entry the hot board in its cache
+ * @property {number} stale the database's newer version, if the entry is stale (else 0)
+ * @property {boolean} lockHeld
+ * @property {CsRefillEvent | null} refill its last refill
+ * @property {number | null} chance a read's chance to refresh early (XFetch)
+ * @property {number} orbit where the waiting readers are on their circle
+ * @property {(board: number) => string} boardName
+ */
+/** @typedef {{x: number, y: number, alpha: number, small?: number}} Spot where a dot is drawn */
+/** @typedef {d3.Selection<SVGGElement, unknown, null, undefined>} Group */
+
 const NARROW_BELOW_PX = 560;
 const COUNTDOWN_US = 1_000_000; // the countdown bar shows the last second (or the lifetime)
 
@@ -109,6 +140,10 @@ export function createStage(parent) {
 
   // Each frame's words and marks are written only when they change: a write, even of the
   // same value, makes the browser restyle and repaint (ten times a second is plenty).
+  /**
+   * @param {d3.Selection<d3.BaseType, unknown, d3.BaseType, unknown>} selection
+   * @param {string} words
+   */
   function text(selection, words) {
     const node = selection.node();
     if (shown.get(node) === words) return;
@@ -116,26 +151,46 @@ export function createStage(parent) {
     selection.text(words);
   }
 
-  /** Set attribute `name` (null: remove it) when it changed. */
+  /**
+   * Set attribute `name` (null: remove it) when it changed.
+   * @param {d3.Selection<d3.BaseType, unknown, d3.BaseType, unknown>} selection an element's
+   * @param {string} name
+   * @param {string | number | null | undefined} value
+   */
   function attr(selection, name, value) {
-    const node = selection.node();
+    const node = /** @type {Element | null} */ (selection.node());
     if (!node) return;
     const words = value === null || value === undefined ? null : String(value);
     if (node.getAttribute(name) !== words) selection.attr(name, words);
   }
 
-  /** Put class `name` on or off when it changed. */
+  /**
+   * Put class `name` on or off when it changed.
+   * @param {d3.Selection<d3.BaseType, unknown, d3.BaseType, unknown>} selection an element's
+   * @param {string} name
+   * @param {unknown} on
+   */
   function flag(selection, name, on) {
-    const node = selection.node();
+    const node = /** @type {Element | null} */ (selection.node());
     if (node && node.classList.contains(name) !== Boolean(on)) node.classList.toggle(name, Boolean(on));
   }
 
-  /** A text at (x, y): `anchor` start, middle (the default) or end. */
+  /**
+   * A text at (x, y): `anchor` start, middle (the default) or end.
+   * @param {Group} parent
+   * @param {string} className
+   * @param {number} x
+   * @param {number} y
+   * @param {number} size
+   */
   function label(parent, className, x, y, size, anchor = "middle") {
     return parent.append("text").attr("class", className).attr("x", x).attr("y", y).attr("font-size", size).attr("text-anchor", anchor);
   }
 
-  /** Build the boxes for the layout, the limit and the strategy. */
+  /**
+   * Build the boxes for the layout, the limit and the strategy.
+   * @param {CsSnapshot} snapshot
+   */
   function build(snapshot) {
     const key = [L.width, snapshot.db_limit, snapshot.strategy, snapshot.hot.board, snapshot.rate, snapshot.query_ms].join("|");
     if (key === setupKey) return;
@@ -147,11 +202,11 @@ export function createStage(parent) {
     svg.attr("viewBox", `0 0 ${L.width} ${L.height}`);
     for (const part of Object.values(g)) part.selectAll("*").remove();
     const { readers, cache, card, db } = L;
-    const centre = (b) => b.x + b.w / 2;
-    const mid = (b) => b.y + b.h / 2;
+    const centre = (/** @type {Box} */ b) => b.x + b.w / 2;
+    const mid = (/** @type {Box} */ b) => b.y + b.h / 2;
     // what flows: GET from the readers to the cache, the query from the cache on
     if (L.flow) {
-      const arrow = (x1, x2, words) => {
+      const arrow = (/** @type {number} */ x1, /** @type {number} */ x2, /** @type {string} */ words) => {
         const y = L.flow;
         g.flows.append("line").attr("x1", x1).attr("x2", x2 - 6).attr("y1", y).attr("y2", y);
         g.flows.append("path").attr("d", `M${x2},${y}l-8,-4.5v9z`);
@@ -226,9 +281,13 @@ export function createStage(parent) {
   }
 
   let cellsKey = "";
+  /** @type {Cell[]} */
   let cellsMade = [];
 
-  /** The database's slots: where each query's dot sits and its bar fills. */
+  /**
+   * The database's slots: where each query's dot sits and its bar fills.
+   * @param {number} n
+   */
   function slotCells(n) {
     const key = `${L.width} ${n}`;
     if (key !== cellsKey) {
@@ -238,6 +297,10 @@ export function createStage(parent) {
     return cellsMade;
   }
 
+  /**
+   * @param {number} n
+   * @returns {Cell[]}
+   */
   function makeCells(n) {
     const cols = n <= 16 ? 1 : n <= 32 ? 2 : 4;
     const rows = Math.ceil(n / cols);
@@ -275,13 +338,13 @@ export function createStage(parent) {
   });
   resize.observe(fit);
   resize.observe(box);
+  /** @type {(() => void) | null} */
   let onResize = null;
   relayout();
 
   /**
    * Draw the lane at one time.
-   * @param {any} view {snapshot, time, hop, lane (traffic.at), entry, stale, lockHeld,
-   *   refill, orbit, chance, reduced}
+   * @param {StageView} view
    */
   function paint(view) {
     const { snapshot, time, lane } = view;
@@ -317,7 +380,13 @@ export function createStage(parent) {
 
   let wordsKey = "";
 
-  /** The drawing's words and marks for what `view` shows. */
+  /**
+   * The drawing's words and marks for what `view` shows.
+   * @param {StageView} view
+   * @param {CsEntry | null} entry
+   * @param {number} left µs to its expiry
+   * @param {boolean} expired
+   */
   function writeWords(view, entry, left, expired) {
     const { snapshot, lane, refill } = view;
     const cardG = g.cache.select(".cs-card");
@@ -395,9 +464,15 @@ export function createStage(parent) {
   }
 
   // Each kind of dot drawn once per size and scale, then copied (drawImage).
+  /** @type {Map<string, HTMLCanvasElement>} */
   const sprites = new Map();
 
-  /** The image of a dot of `kind`, `r` view box units, at `k` canvas pixels a unit. */
+  /**
+   * The image of a dot of `kind`, `r` view box units, at `k` canvas pixels a unit.
+   * @param {string} kind
+   * @param {number} r
+   * @param {number} k
+   */
   function sprite(kind, r, k) {
     const key = `${kind} ${r.toFixed(2)} ${k.toFixed(3)}`;
     let image = sprites.get(key);
@@ -414,7 +489,12 @@ export function createStage(parent) {
     return image;
   }
 
-  /** A board's code as an image, `size` units high, at `k` canvas pixels a unit. */
+  /**
+   * A board's code as an image, `size` units high, at `k` canvas pixels a unit.
+   * @param {string} words
+   * @param {number} size
+   * @param {number} k
+   */
   function word(words, size, k) {
     const key = `word ${words} ${size.toFixed(2)} ${k.toFixed(3)}`;
     let image = sprites.get(key);
@@ -434,7 +514,10 @@ export function createStage(parent) {
     return image;
   }
 
-  /** The canvas: bars of the running queries, then every dot where it is. */
+  /**
+   * The canvas: bars of the running queries, then every dot where it is.
+   * @param {StageView} view
+   */
   function paintDots(view) {
     const { time, hop, lane, reduced } = view;
     const k = scale * ratio;
@@ -462,10 +545,12 @@ export function createStage(parent) {
         ctx.drawImage(image, cell.bx + 4, cell.by + cell.bh / 2 - image.height / k / 2, image.width / k, image.height / k);
       }
     }
+    /** @type {Map<Dot, number>} each queued dot's place in the queue */
     const ranks = new Map(lane.queued.map((d, i) => [d, i]));
     const tail = lane.queued.length;
     const r = L.dot;
     // what was drawn, in view box units, for the tests (never read by the page)
+    /** @type {Spot[]} */
     const drawn = [];
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     for (const d of lane.dots) {
@@ -488,6 +573,16 @@ export function createStage(parent) {
    * touches the board's left edge and goes back; a miss touches it, crosses the cache
    * under the board and goes on to the database, and comes back the same way; a reader
    * waiting for the lock circles under the board.
+   * @param {Dot} d
+   * @param {number} time
+   * @param {number} hop
+   * @param {Map<Dot, number>} ranks the queued dots' places in the queue
+   * @param {number} tail how many are queued
+   * @param {Cell[]} cells
+   * @param {number} orbit
+   * @param {boolean} reduced
+   * @param {number} fadeUs
+   * @returns {Spot | null}
    */
   function place(d, time, hop, ranks, tail, cells, orbit, reduced, fadeUs) {
     const { readers, card, park, queue, corridor } = L;
@@ -502,11 +597,11 @@ export function createStage(parent) {
     const side = { x: card.x - r - 1, y: park.y };
     const angle = orbit + d.lane * Math.PI * 2;
     const parked = { x: park.x + park.r * Math.cos(angle), y: park.y + park.r * Math.sin(angle) };
-    const queueAt = (rank) => ({ x: queue.x + Math.min(rank, queue.max) * queue.step, y: queue.y });
+    const queueAt = (/** @type {number} */ rank) => ({ x: queue.x + Math.min(rank, queue.max) * queue.step, y: queue.y });
     const cell = cells[Math.max(0, d.slot) % Math.max(1, cells.length)];
     const slot = cell ? { x: cell.dotX, y: cell.dotY, small: cell.h * 0.42 } : queueAt(0);
-    const at = (p, alpha = 1) => ({ x: p.x, y: p.y, alpha, small: p.small });
-    const path = (points, f) => along(points, f);
+    const at = (/** @type {{x: number, y: number, small?: number}} */ p, alpha = 1) => ({ x: p.x, y: p.y, alpha, small: p.small });
+    const path = (/** @type {{x: number, y: number}[]} */ points, /** @type {number} */ f) => along(points, f);
     if (d.kind === "busy") {
       // refused at the database's door (its queue is full), and back
       const door = { x: L.db.x + 8, y: queue.y };
@@ -610,7 +705,14 @@ function along(points, f) {
   return { ...points[points.length - 1], alpha: 1 };
 }
 
-/** A dot of `style` at (x, y): solid, hollow (a white inside) or a cross. */
+/**
+ * A dot of `style` at (x, y): solid, hollow (a white inside) or a cross.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {DotStyle} style
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ */
 function drawShape(ctx, style, x, y, r) {
   if (style.shape === "cross") {
     ctx.strokeStyle = style.colour;
@@ -639,7 +741,10 @@ function drawShape(ctx, style, x, y, r) {
   }
 }
 
-/** The legend's mark of a kind, as an SVG path `d` (and whether it is hollow). */
+/**
+ * The legend's mark of a kind, as an SVG path `d` (and whether it is hollow).
+ * @param {DotStyle} style
+ */
 export function legendMark(style, r = 5) {
   if (style.shape === "cross") return `M${-r},${-r}L${r},${r}M${r},${-r}L${-r},${r}`;
   return shapePath(style.shape, r);

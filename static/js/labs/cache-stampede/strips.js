@@ -9,6 +9,8 @@
 import { fmt, num, t } from "../../i18n.js";
 import { refillText, shortNames } from "./words.js";
 
+/** @import { CsRefillEvent } from "./types.js" */
+
 /**
  * @param {HTMLElement} parent
  * @param {{names: Record<string, string>, strategies: string[], onPick: ((strategy: string) => void) | null}} options
@@ -19,7 +21,12 @@ export function createStrips(parent, { names, strategies, onPick }) {
   root.setAttribute("role", "group");
   root.setAttribute("aria-label", t("The four strategies on the same readers"));
   parent.append(root);
+  /** @type {Map<HTMLElement, string>} each element's words, written only when they change */
   const shown = new Map();
+  /**
+   * @param {HTMLElement} el
+   * @param {string} words
+   */
   const write = (el, words) => {
     if (shown.get(el) === words) return;
     shown.set(el, words);
@@ -68,7 +75,7 @@ export function createStrips(parent, { names, strategies, onPick }) {
   /**
    * @param {string} watched
    * @param {number} limit queries at once
-   * @param {Record<string, {running: number, queued: number, refill: any}>} lanes
+   * @param {Record<string, {running: number, queued: number, refill: CsRefillEvent | null}>} lanes
    */
   function update(watched, limit, lanes) {
     for (const strip of strips) {

@@ -20,6 +20,8 @@
 
 import { OUTCOME_KINDS, spread } from "./words.js";
 
+/** @import { CsEnded, CsLaneView } from "./types.js" */
+
 const HITS_PER_FRAME = 24; // hits drawn per frame and lane at most (the rest are counted)
 const KEEP_US = 3_000_000; // dots that ended this long before the drawn time are dropped
 
@@ -37,29 +39,46 @@ const KEEP_US = 3_000_000; // dots that ended this long before the drawn time ar
  * @property {string | null} key
  */
 
+/**
+ * The lane's metrics this module reads: readers that waited, and that gave up, in all.
+ * @typedef {{waited: number, gave_up: number}} Totals
+ */
+
 /** @param {string} strategy */
 export function createLaneTraffic(strategy) {
   /** @type {Dot[]} */
   let dots = [];
+  /** @type {Map<string, Dot>} */
   const byKey = new Map();
-  let prev = null; // {t, queued, waiting, waited, gaveUp}
-  let slotBusy = []; // until when each database slot is taken (µs)
+  /** @type {{t: number, queued: number, waiting: number, waited: number, gaveUp: number} | null} the frame before */
+  let prev = null;
+  /** @type {number[]} until when each database slot is taken (µs) */
+  let slotBusy = [];
   let anonymous = 0;
 
-  /** @returns {Dot} */
+  /**
+   * @param {Omit<Partial<Dot>, "lane">} fields
+   * @returns {Dot}
+   */
   function dot(fields) {
-    const made = { kind: "hit", a: 0, e: null, s: null, f: null, d: null, slot: -1, board: 0, key: null, ...fields };
+    // its `lane` is set next
+    const made = /** @type {Dot} */ ({ kind: "hit", a: 0, e: null, s: null, f: null, d: null, slot: -1, board: 0, key: null, ...fields });
     made.lane = spread(made.key ? hashText(made.key) : (anonymous += 1) * 7919 + made.a);
     dots.push(made);
     if (made.key) byKey.set(made.key, made);
     return made;
   }
 
+  /**
+   * Put a query's dot in a free slot of the database (the one free soonest).
+   * @param {Dot} d a query started (`s` known)
+   * @param {number} limit queries at once
+   */
   function takeSlot(d, limit) {
     if (slotBusy.length !== limit) slotBusy = Array.from({ length: limit }, (_, i) => slotBusy[i] ?? 0);
     let best = 0;
     for (let i = 0; i < slotBusy.length; i += 1) {
-      if (slotBusy[i] <= d.s) {
+      if (slotBusy[i] <= /** @type {number} */ (d.s)) {
         best = i;
         break;
       }
@@ -74,6 +93,11 @@ export function createLaneTraffic(strategy) {
   /** The parked dots whose end is unknown (waiting for the lock). */
   const parkedAnon = () => dots.filter((d) => d.e === null && d.d === null);
 
+  /**
+   * Take the dot of `list` whose arrival is nearest to `a` out of it.
+   * @param {Dot[]} list
+   * @param {number} a
+   */
   function popNearest(list, a) {
     let best = -1;
     for (let i = 0; i < list.length; i += 1) {
@@ -83,19 +107,24 @@ export function createLaneTraffic(strategy) {
     return list.splice(best, 1)[0];
   }
 
+  /** @param {Dot} d */
   function remove(d) {
     dots = dots.filter((x) => x !== d);
     if (d.key) byKey.delete(d.key);
   }
 
   /** Spread `n` times over (from, to]. */
-  const spreadOver = (n, from, to) => Array.from({ length: n }, (_, i) => from + ((i + 1) / (n + 1)) * Math.max(0, to - from));
+  const spreadOver = (/** @type {number} */ n, /** @type {number} */ from, /** @type {number} */ to) => Array.from({ length: n }, (_, i) => from + ((i + 1) / (n + 1)) * Math.max(0, to - from));
 
   return {
     strategy,
     /**
      * Start from a snapshot: the queries running, the queue and the waiting readers as
      * they are (nothing flies in).
+     * @param {number} t the snapshot's time (µs)
+     * @param {CsLaneView} view the lane's snapshot
+     * @param {Totals} totals the lane's metrics
+     * @param {number} limit queries at once
      */
     start(t, view, totals, limit) {
       dots = [];
@@ -114,9 +143,9 @@ export function createLaneTraffic(strategy) {
     /**
      * What one frame says about this lane.
      * @param {number} t the frame's time (µs)
-     * @param {any} view the lane's snapshot
-     * @param {any} totals the lane's metrics
-     * @param {any} ended the lane's part of the `reads` event (or null)
+     * @param {CsLaneView} view the lane's snapshot
+     * @param {Totals} totals the lane's metrics
+     * @param {CsEnded | null} ended the lane's part of the `reads` event (or null)
      * @param {number} limit queries at once
      */
     frame(t, view, totals, ended, limit) {
@@ -231,7 +260,10 @@ export function createLaneTraffic(strategy) {
     },
 
     /** Drop the dots last seen before `horizon` (µs); at() does it too, but a hidden
-     * tab draws nothing while its frames still come. */
+     * tab draws nothing while its frames still come.
+     * @param {number} horizon
+     * @param {number} hop µs a flight takes
+     */
     prune(horizon, hop) {
       if (!dots.some((d) => endOf(d, hop) < horizon)) return;
       const kept = [];
@@ -248,7 +280,11 @@ export function createLaneTraffic(strategy) {
   };
 }
 
-/** When a dot is last seen (µs). */
+/**
+ * When a dot is last seen (µs).
+ * @param {Dot} d
+ * @param {number} hop
+ */
 function endOf(d, hop) {
   if (d.kind === "busy") return d.a + 3 * hop;
   if (d.e === null) return d.d === null ? Infinity : d.d + hop;
@@ -256,6 +292,7 @@ function endOf(d, hop) {
   return (d.f ?? Infinity) + 2 * hop;
 }
 
+/** @param {string} text */
 function hashText(text) {
   let h = 2166136261;
   for (let i = 0; i < text.length; i += 1) {

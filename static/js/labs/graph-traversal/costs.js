@@ -11,6 +11,9 @@
 import { fmt, num, t, tn } from "../../i18n.js";
 import { agreementParts, agreementText, edgesRead, lookupsText, rowsText } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { GtCosts, GtQuestion, GtSnapshot } from "./types.js" */
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** @param {HTMLElement} parent */
@@ -31,11 +34,14 @@ export function createCosts(parent) {
   sql.figure.append(bars);
   root.append(empty, traversal.element, sql.element, nx.element);
   parent.append(root);
+  /** @type {GtQuestion | null} */
   let question = null;
+  /** @type {GtCosts | null} the costs before the graph grew */
   let before = null;
 
-  /** @param {any} snapshot */
-  function update(snapshot) {
+  /** @param {Snapshot} snap */
+  function update(snap) {
+    const snapshot = /** @type {GtSnapshot} */ (snap);
     question = snapshot.question;
     before = snapshot.before;
     root.dataset.asked = String(Boolean(question));
@@ -112,7 +118,10 @@ export function createCosts(parent) {
           : fmt(tn("%(n)s path", "%(n)s paths", n.answer_count), { n: num(n.answer_count) });
   }
 
-  /** The traversal's edges read so far (the expansion playing), or in all. */
+  /**
+   * The traversal's edges read so far (the expansion playing), or in all.
+   * @param {number} read
+   */
   function progress(read) {
     if (!question) return;
     const total = question.traversal.touched;
@@ -133,7 +142,11 @@ export function createCosts(parent) {
   };
 }
 
-/** The agreement in a cell's head: the mark, and words a narrow strip only says. */
+/**
+ * The agreement in a cell's head: the mark, and words a narrow strip only says.
+ * @param {HTMLElement} place
+ * @param {boolean | null} agrees
+ */
 function showAgreement(place, agrees) {
   const [mark, words] = agreementParts(agrees);
   const m = document.createElement("span");
@@ -145,6 +158,11 @@ function showAgreement(place, agrees) {
   place.replaceChildren(m, w);
 }
 
+/**
+ * One engine's cell of the strip.
+ * @param {string} engine
+ * @param {string} title
+ */
 function cell(engine, title) {
   const element = document.createElement("div");
   element.className = "gt-cost";
@@ -167,7 +185,11 @@ function cell(engine, title) {
   return { element, mark, big, small, figure };
 }
 
-/** Tiny bars: the rows each round produced, their numbers over them when there is room. */
+/**
+ * Tiny bars: the rows each round produced, their numbers over them when there is room.
+ * @param {SVGSVGElement} svg
+ * @param {number[]} values
+ */
 function drawBars(svg, values) {
   const n = values.length;
   const w = Math.max(1, n) * 14;

@@ -8,30 +8,41 @@
 import { fmt, joinNames, joinSentences, num, t, tn } from "../../i18n.js";
 import { edgesText, namesText, nodesText, pathText } from "./words.js";
 
+/** @import { LabEvent, Snapshot } from "../../types.js" */
+/** @import { GtSnapshot } from "./types.js" */
+
 /**
- * @param {any[]} events
- * @param {any} snapshot the snapshot the events came with (null: not known)
+ * @param {LabEvent[]} events
+ * @param {Snapshot | null} snapshot the snapshot the events came with (null: not known)
  * @param {Record<string, string>} graphNames the graphs by code, in words
  * @returns {string[]}
  */
 export function describeEvents(events, snapshot, graphNames) {
   const out = [];
   for (const e of events) {
-    const said = SENTENCES[e.type]?.(e, snapshot, graphNames);
+    const said = SENTENCES[e.type]?.(e, /** @type {GtSnapshot | null} */ (snapshot), graphNames);
     if (said) out.push(said);
   }
   return out;
 }
 
-/** The cost part of a question's sentence. */
+/**
+ * The cost part of a question's sentence.
+ * @param {LabEvent} e a `question` event
+ */
 function costs(e) {
   return e.sql_stopped
     ? fmt(t("the traversal read %(read)s edges; the SQL was stopped at its work limit, its recursion with no end"), { read: num(e.touched) })
     : fmt(t("the traversal read %(read)s edges, the SQL produced %(rows)s rows"), { read: num(e.touched), rows: num(e.sql_rows) });
 }
 
+/**
+ * @param {LabEvent} e a `question` event
+ * @param {GtSnapshot | null} snapshot
+ */
 function question(e, snapshot) {
-  const q = snapshot?.question?.pattern === e.pattern ? snapshot.question : null;
+  // the same pattern: the snapshot is there
+  const q = snapshot?.question?.pattern === e.pattern ? /** @type {GtSnapshot} */ (snapshot).question : null;
   const cost = costs(e);
   if (!q) return fmt(t("Asked: %(found)s found; %(cost)s."), { found: num(e.found), cost });
   const tr = q.traversal;
@@ -71,6 +82,10 @@ function question(e, snapshot) {
   return joinSentences(sentences);
 }
 
+/**
+ * A sentence for each kind of event (null: nothing to say), by its type.
+ * @type {Record<string, (e: LabEvent, snapshot: GtSnapshot | null, names: Record<string, string>) => string | null>}
+ */
 const SENTENCES = {
   question,
   graph: (e, snapshot, names) => {

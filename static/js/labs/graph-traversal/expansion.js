@@ -12,26 +12,58 @@ import { fmt, num, t, tn } from "../../i18n.js";
 import { PRUNED } from "./words.js";
 import { answerCount, edgesRead } from "./words.js";
 
+/** @import { GtQuestion } from "./types.js" */
+
+/**
+ * An edge read, as drawn: `past` once its depth has gone by.
+ * @typedef {{key: string, from: string, to: string, outcome: string, side: string, past: boolean}} EdgeMark
+ */
+/**
+ * A sign at a node: ✕ at a barred one, a failed edge's minutes (`to`: on the edge to
+ * it), the depth a node was reached at.
+ * @typedef {{key: string, name: string, to?: string, kind: "avoided" | "failed" | "depth", text: string}} SignMark
+ */
+/**
+ * What the drawing shows of a question (`marksOf`): view.js's `setMarks`.
+ * @typedef {object} Marks
+ * @property {boolean} badges a depth is written beside nodes
+ * @property {EdgeMark[]} edges
+ * @property {SignMark[]} signs
+ * @property {{name: string, side: string}[]} rings the frontier lit now
+ * @property {{key: string, from: string, to: string}[]} path the answer's edges
+ * @property {string[]} onPath
+ * @property {string[]} meets where the two searches met
+ * @property {string[]} named nodes whose names a large graph shows
+ * @property {string | null} start
+ */
+
 const BADGES_MOST = 40; // more nodes reached than this: no depth written beside each
 const NAMED_MOST = 20; // names written over a large graph
 
 /**
  * The marks after `upto` depths of `question.traversal.depths`.
- * @param {any} question the snapshot's `question`
+ * @param {GtQuestion} question the snapshot's `question`
  * @param {{upto: number, final: boolean, size: string, minutes: (from: string, to: string) => string}} how
  *   `final`: the answer, drawn over the whole expansion; `size`: the drawing's, "small"
  *   (pruned edges of depths gone by stay, faint, and the answer keeps its ✕ and ✗),
  *   "medium" (the pruned edges stay) or "large"; `minutes`: an edge's minutes in words
+ * @returns {Marks}
  */
 export function marksOf(question, { upto, final, size, minutes }) {
   const keepPruned = size !== "large";
   const q = question.query;
   const depths = question.traversal.depths;
+  /** @type {EdgeMark[]} */
   const edges = [];
+  /** @type {SignMark[]} */
   const signs = [];
+  /** @type {Marks["rings"]} */
   const rings = [];
+  /** @type {Set<string>} */
   const named = new Set();
+  /** @type {Set<string>} */
   const signed = new Set();
+  /** @type {string[]} */
   const meets = [];
   for (let di = 0; di < Math.min(upto, depths.length); di += 1) {
     const d = depths[di];
@@ -59,9 +91,12 @@ export function marksOf(question, { upto, final, size, minutes }) {
       if (d.frontier.length <= 24) for (const name of d.frontier) named.add(name);
     }
   }
+  /** @type {Marks["path"]} */
   const path = [];
+  /** @type {Set<string>} */
   const onPath = new Set();
   if (final) {
+    /** @type {Set<string>} */
     const seen = new Set();
     for (const [stops] of question.traversal.paths) {
       stops.forEach((name, i) => {
@@ -99,14 +134,18 @@ export function marksOf(question, { upto, final, size, minutes }) {
   };
 }
 
-/** Edges read by the first `upto` depths. */
+/**
+ * Edges read by the first `upto` depths.
+ * @param {GtQuestion} question
+ * @param {number} upto
+ */
 export function readSoFar(question, upto) {
   return question.traversal.depths.slice(0, upto).reduce((sum, d) => sum + d.touched, 0);
 }
 
 /**
  * What the readout says while depth `upto` is lit: "depth 2 · frontier 3 · 5 edges read".
- * @param {any} question
+ * @param {GtQuestion} question
  * @param {number} upto
  */
 export function depthText(question, upto) {
@@ -121,7 +160,10 @@ export function depthText(question, upto) {
   return fmt(t("depth %(depth)s · frontier %(frontier)s · %(read)s"), values);
 }
 
-/** What the readout says once the expansion has been shown: the answer and its cost. */
+/**
+ * What the readout says once the expansion has been shown: the answer and its cost.
+ * @param {GtQuestion} question
+ */
 export function doneText(question) {
   const n = question.traversal.depths.length;
   return fmt(t("%(answer)s · %(read)s in %(depths)s"), {

@@ -18,25 +18,32 @@
 import d3 from "d3";
 import { FORCES, SVG_MOST, simulationOf } from "./forces.js";
 
+/** @import { GtEdge, GtGraphData, GtLayoutNode, GtNode } from "./types.js" */
+
+/** @typedef {ReturnType<typeof parseGraph>} ParsedGraph the snapshot's graph, parsed */
+/** @typedef {ReturnType<typeof makeLayout>} Layout */
+
 export { SVG_MOST };
 const TICKS = 300; // ticks to settle: alpha from 1 to d3's alphaMin (0.001)
 const KEPT = 4; // layouts kept at once (the lab has six graphs; the big ones are heavy)
 const STRETCH = 1.4; // a layout may be drawn this much wider than tall (or taller than wide)
 
-/** @type {Map<string, any>} layouts by seed and graph */
+/** @type {Map<string, Layout>} layouts by seed and graph */
 const layouts = new Map();
 
 /**
  * The graph of a snapshot, parsed.
- * @param {any} g the snapshot's `graph`
+ * @param {GtGraphData} g the snapshot's `graph`
  */
 export function parseGraph(g) {
   const names = g.nodes ? String(g.nodes).split(" ") : [];
+  /** @type {GtNode[]} */
   const nodes = names.map((name, index) => ({ name, index, out: 0, into: 0 }));
-  /** @type {Map<string, any>} */
+  /** @type {Map<string, GtNode>} */
   const byName = new Map(nodes.map((n) => [n.name, n]));
-  /** @type {Map<string, any>} "a>b" by name → edge */
+  /** @type {Map<string, GtEdge>} "a>b" by name → edge */
   const byEnds = new Map();
+  /** @type {GtEdge[]} */
   const edges = [];
   // each node's destinations, `width` base-36 digits each; minutes 2 digits each
   // (docs/protocol.md, graph-traversal's snapshot)
@@ -58,7 +65,10 @@ export function parseGraph(g) {
   return { ...g, names, nodes, byName, byEnds, edges, large: nodes.length > SVG_MOST };
 }
 
-/** The seed as the fraction `d3.randomLcg` starts from. */
+/**
+ * The seed as the fraction `d3.randomLcg` starts from.
+ * @param {number} seed
+ */
 function seedFraction(seed) {
   // a few rounds of an integer hash: nearby seeds give far apart fractions
   let x = (Number(seed) | 0) ^ 0x9e3779b9;
@@ -70,7 +80,7 @@ function seedFraction(seed) {
 
 /**
  * The layout of `graph` for the lab's seed: made once, kept.
- * @param {any} graph parsed
+ * @param {ParsedGraph} graph
  * @param {number} seed the snapshot's `layout_seed`
  */
 export function layoutOf(graph, seed) {
@@ -84,7 +94,7 @@ export function layoutOf(graph, seed) {
   layout = makeLayout(graph, seed);
   layouts.set(key, layout);
   for (const old of [...layouts.keys()].slice(0, Math.max(0, layouts.size - KEPT))) {
-    layouts.get(old).dispose();
+    /** @type {Layout} */ (layouts.get(old)).dispose(); // a key of the map: there
     layouts.delete(old);
   }
   return layout;
@@ -93,11 +103,14 @@ export function layoutOf(graph, seed) {
 const TINY_MOST = 24; // a part this small is drawn as the course's graphs are
 const OWN_PLACE = 5; // a part of at least this many nodes gets its own place in the row
 
-/** Each node's connected part (edges taken both ways), numbered by their first node. */
+/**
+ * Each node's connected part (edges taken both ways), numbered by their first node.
+ * @param {ParsedGraph} graph
+ */
 function partsOf(graph) {
   const n = graph.nodes.length;
   const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const find = (i) => {
+  const find = (/** @type {number} */ i) => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
       i = parent[i];
@@ -110,6 +123,7 @@ function partsOf(graph) {
     if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
   }
   const part = new Int32Array(n);
+  /** @type {number[]} */
   const sizes = [];
   /** @type {Map<number, number>} */
   const numbers = new Map();
@@ -131,13 +145,13 @@ function partsOf(graph) {
  * The simulation's description (forces.js's `spec`). Each connected part is laid out as
  * its size asks (`FORCES`), around its own place in a row: a grown graph is its old part
  * beside a new one no edge joins, and the old part looks as it did before it grew.
- * @param {any} graph parsed
+ * @param {ParsedGraph} graph
  * @param {number} seed the snapshot's `layout_seed`
  */
 export function specOf(graph, seed) {
   const n = graph.nodes.length;
   const { part, sizes } = partsOf(graph);
-  const kindOf = (size) => (size <= TINY_MOST ? 0 : size <= SVG_MOST ? 1 : 2);
+  const kindOf = (/** @type {number} */ size) => (size <= TINY_MOST ? 0 : size <= SVG_MOST ? 1 : 2);
   // each part's place in a row (the small leftovers go with the largest part)
   const largest = sizes.indexOf(Math.max(...sizes));
   const place = new Float64Array(sizes.length);
@@ -161,7 +175,9 @@ export function specOf(graph, seed) {
     anchors[i] = place[part[i]];
   }
   // one spring per pair of nodes, whichever way its edges go
+  /** @type {Set<number>} */
   const seen = new Set();
+  /** @type {number[]} */
   const links = [];
   for (const edge of graph.edges) {
     const a = Math.min(edge.source.index, edge.target.index);
@@ -188,14 +204,14 @@ function d3Url() {
  * its positions as they come. A drag during it, or a worker that fails, hands the rest
  * to the page's thread, from the state last received. Either way the settled positions
  * are the same: one simulation (forces.js), the same ticks.
- * @param {any} graph parsed
+ * @param {ParsedGraph} graph
  * @param {number} seed
  * @param {{worker?: boolean}} [options]
  */
 export function makeLayout(graph, seed, { worker = true } = {}) {
   const spec = specOf(graph, seed);
   const { sim, nodes: simNodes, charge } = simulationOf(d3, spec);
-  const nodes = /** @type {any[]} */ (simNodes);
+  const nodes = /** @type {GtLayoutNode[]} */ (simNodes); // given their name and tiny here
   for (const node of nodes) {
     node.name = graph.nodes[node.index].name;
     node.tiny = spec.kinds[node.index] === 0;
@@ -283,17 +299,24 @@ export function makeLayout(graph, seed, { worker = true } = {}) {
     cool() {
       sim.alphaTarget(0);
     },
-    /** Pin node `i` where it is dropped (layout coordinates). */
+    /**
+     * Pin node `i` where it is dropped (layout coordinates).
+     * @param {number} i
+     * @param {number} x
+     * @param {number} y
+     */
     pin(i, x, y) {
       stopHelper();
       nodes[i].fx = x;
       nodes[i].fy = y;
     },
+    /** @param {number} i */
     unpin(i) {
       stopHelper();
       nodes[i].fx = null;
       nodes[i].fy = null;
     },
+    /** @param {number} i */
     pinned(i) {
       return nodes[i].fx !== null && nodes[i].fx !== undefined;
     },
@@ -327,7 +350,7 @@ export function makeLayout(graph, seed, { worker = true } = {}) {
  * other way round, and stretched at most `STRETCH` times more one way than the other
  * to use a box of another shape. `place(i)` → [x, y]; `back(x, y)` → layout
  * coordinates; `k` the smaller scale.
- * @param {any} layout
+ * @param {{nodes: GtLayoutNode[]}} layout
  * @param {number} width
  * @param {number} height
  * @param {{margin: number, most: number}} options `most`: the largest scale
@@ -360,14 +383,21 @@ export function fitOf(layout, width, height, { margin, most }) {
   return {
     k,
     turn,
-    /** @returns {[number, number]} */
+    /**
+     * @param {number} i
+     * @returns {[number, number]}
+     */
     place(i) {
       const node = layout.nodes[i];
       const dx = node.x - cx;
       const dy = node.y - cy;
       return turn ? [width / 2 - dy * ka, height / 2 + dx * kd] : [width / 2 + dx * ka, height / 2 + dy * kd];
     },
-    /** @returns {[number, number]} */
+    /**
+     * @param {number} x
+     * @param {number} y
+     * @returns {[number, number]}
+     */
     back(x, y) {
       const dx = x - width / 2;
       const dy = y - height / 2;

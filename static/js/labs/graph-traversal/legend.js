@@ -8,6 +8,11 @@
 import { t } from "../../i18n.js";
 import { OUTCOMES, outcomeMark, outcomeText } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { GtSnapshot } from "./types.js" */
+
+/** @typedef {"answer" | "line" | "badge" | "closed" | "cut"} ItemKind how an item's sample is drawn */
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** @param {HTMLElement} parent */
@@ -19,12 +24,15 @@ export function createLegend(parent) {
   let shown = "";
 
   /**
-   * @param {any} snapshot
+   * @param {Snapshot} snap
    */
-  function update(snapshot) {
+  function update(snap) {
+    const snapshot = /** @type {GtSnapshot} */ (snap);
     const question = snapshot.question;
+    /** @type {[ItemKind, string, string, string][]} what, kind, words, mark */
     const items = [];
     if (question) {
+      /** @type {Set<string>} */
       const present = new Set();
       let fromEnd = false;
       for (const d of question.traversal.depths) {
@@ -56,6 +64,13 @@ export function createLegend(parent) {
   };
 }
 
+/**
+ * One item of the key: its sample line (or box, or badge), its mark and its words.
+ * @param {ItemKind} what
+ * @param {string} kind the outcome, or what else it is
+ * @param {string} words
+ * @param {string} mark
+ */
 function item(what, kind, words, mark) {
   const li = document.createElement("li");
   li.className = "gt-legend-item";

@@ -24,6 +24,11 @@ import {
   rowsText,
 } from "./words.js";
 
+/** @import { LabEvent, Snapshot } from "../../types.js" */
+/** @import { GtClosures, GtQuestion, GtSnapshot, GtSql } from "./types.js" */
+
+/** @typedef {{engine: string, plan: string[]}} RanOn where the SQL ran and its plan */
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** @param {HTMLElement} parent */
@@ -40,14 +45,15 @@ export function createSide(parent) {
   const dependents = section("dependents", t("Which service is most depended on"));
   root.append(engines, closures.element, dependents.element);
   parent.append(root);
-  /** @type {{engine: string, plan: string[]} | null} where the SQL ran and its plan, when an event said */
+  /** @type {RanOn | null} where the SQL ran and its plan, when an event said */
   let ranOn = null;
 
   /**
-   * @param {any} snapshot
-   * @param {any[]} [events]
+   * @param {Snapshot} snap
+   * @param {LabEvent[]} [events]
    */
-  function update(snapshot, events = []) {
+  function update(snap, events = []) {
+    const snapshot = /** @type {GtSnapshot} */ (snap);
     for (const e of events) {
       if (e.type === "question") ranOn = e.engine ? { engine: String(e.engine), plan: (e.plan ?? []).map(String) } : null;
     }
@@ -80,8 +86,13 @@ export function createSide(parent) {
 
 // ---- the traversal --------------------------------------------------------------------
 
+/**
+ * The traversal's column: its answer, its cost, its depths.
+ * @param {GtQuestion} q
+ */
 function traversalParts(q) {
   const tr = q.traversal;
+  /** @type {HTMLElement[]} */
   const parts = [];
   const pattern = document.createElement("p");
   pattern.className = "gt-side-pattern";
@@ -172,8 +183,14 @@ function traversalParts(q) {
 
 // ---- the SQL --------------------------------------------------------------------------
 
+/**
+ * The SQL's column: whether it agrees, the query, its rounds and its cost.
+ * @param {GtQuestion} q
+ * @param {RanOn | null} ranOn
+ */
 function sqlParts(q, ranOn) {
   const s = q.sql;
+  /** @type {HTMLElement[]} */
   const parts = [];
   parts.push(para(agreementText(s.agrees), `gt-side-agree${s.agrees === false ? " is-different" : ""}`));
   if (ranOn) parts.push(para(fmt(t("Ran on %(engine)s."), { engine: ranOn.engine })));
@@ -239,7 +256,10 @@ function sqlParts(q, ranOn) {
   return parts;
 }
 
-/** Rows produced by each round, as horizontal bars with their numbers (lookups beside). */
+/**
+ * Rows produced by each round, as horizontal bars with their numbers (lookups beside).
+ * @param {GtSql} s
+ */
 function roundsChart(s) {
   const values = s.rows_per_round.slice(0, 24);
   const row = 20;
@@ -303,8 +323,13 @@ function roundsChart(s) {
 
 // ---- networkx -------------------------------------------------------------------------
 
+/**
+ * networkx's column: whether it agrees, its call, its answer.
+ * @param {GtQuestion} q
+ */
 function networkxParts(q) {
   const n = q.networkx;
+  /** @type {HTMLElement[]} */
   const parts = [];
   parts.push(para(agreementText(n.agrees), `gt-side-agree${n.agrees === false ? " is-different" : ""}`));
   const call = document.createElement("p");
@@ -343,9 +368,14 @@ function networkxParts(q) {
 
 // ---- closures and dependents -----------------------------------------------------------
 
+/**
+ * The closure asked about: what it cuts, the table of closures, the trips cut.
+ * @param {GtSnapshot} snapshot one with `closures`
+ */
 function closureParts(snapshot) {
-  const c = snapshot.closures;
+  const c = /** @type {GtClosures} */ (snapshot.closures);
   const [, ends, through] = c.rows.find((r) => r[0] === c.node) ?? [c.node, 0, 0];
+  /** @type {HTMLElement[]} */
   const parts = [];
   parts.push(
     para(
@@ -386,7 +416,12 @@ function closureParts(snapshot) {
   return parts;
 }
 
+/**
+ * The services most depended on: `[service, dependents, direct dependents]` rows.
+ * @param {[string, number, number][]} rows
+ */
 function dependentParts(rows) {
+  /** @type {HTMLElement[]} */
   const parts = [];
   const [first, second] = rows;
   if (first) {
@@ -424,6 +459,11 @@ function dependentParts(rows) {
 
 // ---- small builders --------------------------------------------------------------------
 
+/**
+ * A part of the side panel: a heading and a body.
+ * @param {string} engine
+ * @param {string} title
+ */
 function section(engine, title) {
   const element = document.createElement("section");
   element.className = "gt-side-part";
@@ -435,6 +475,10 @@ function section(engine, title) {
   return { element, body };
 }
 
+/**
+ * @param {string} text
+ * @param {string} [className]
+ */
 function para(text, className = "") {
   const p = document.createElement("p");
   if (className) p.className = className;
@@ -442,6 +486,7 @@ function para(text, className = "") {
   return p;
 }
 
+/** @param {string} text code, never translated */
 function code(text) {
   const c = document.createElement("code");
   c.translate = false;

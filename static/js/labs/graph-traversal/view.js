@@ -26,6 +26,17 @@ import { fitOf, layoutOf, parseGraph } from "./layout.js";
 import { createNodeMenu } from "./node-menu.js";
 import { edgesText, minutesText, nodesText } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { EdgeMark, Marks } from "./expansion.js" */
+/** @import { Layout, ParsedGraph } from "./layout.js" */
+/** @import { GtClosures, GtNode, GtSnapshot } from "./types.js" */
+
+/** @typedef {ParsedGraph & {edges_text: string}} ViewGraph the graph drawn, and its edges as sent */
+/**
+ * A node dragged: by which pointer, from where, whether it has moved yet.
+ * @typedef {{index: number, pointer: number, x: number, y: number, moved: boolean, target: Element}} Drag
+ */
+
 const FRAME_BUDGET_MS = 4; // ticks of a large graph's settling per animation frame (at least one)
 let views = 0; // ids in the page: each view's markers and patterns are its own
 
@@ -66,23 +77,31 @@ export function createGraphView(parent, { send }) {
 
   let width = 0;
   let height = 0;
-  let graph = null; // parsed
+  /** @type {ViewGraph | null} parsed */
+  let graph = null;
+  /** @type {Layout | null} */
   let layout = null;
+  /** @type {ReturnType<typeof fitOf> | null} */
   let fit = null;
   /** @type {Float64Array} screen positions, x and y of node i at 2i and 2i + 1 */
   let at = new Float64Array(0);
+  /** @type {Set<string>} the closed nodes' names */
   let closed = new Set();
+  /** @type {Marks | null} */
   let marks = null;
+  /** @type {GtClosures | null} */
   let cuts = null;
   let frame = 0; // the animation frame asked for, if any
   let drawnVersion = -1; // the worker's state last drawn (layout.js)
+  /** @type {Drag | null} */
   let drag = null;
   let suppressClick = false;
   let focusIndex = 0; // the node in the Tab order
   let radius = 20; // a node's circle (the course's small graphs: as large as there is room for)
   /** @type {Float64Array} each node's radius: in a grown graph its old part is drawn larger */
   let rad = new Float64Array(0);
-  let hubs = new Set(); // the large graph's labelled nodes
+  /** @type {Set<number>} the large graph's labelled nodes */
+  let hubs = new Set();
   let reveal = 0; // how long new marks take to fade in (ms)
 
   const observer = new ResizeObserver(([entry]) => {
@@ -99,9 +118,10 @@ export function createGraphView(parent, { send }) {
 
   /**
    * Draw the snapshot's graph (a new one is laid out; the same one keeps its layout).
-   * @param {any} snapshot
+   * @param {Snapshot} snap
    */
-  function setGraph(snapshot) {
+  function setGraph(snap) {
+    const snapshot = /** @type {GtSnapshot} */ (snap);
     const g = snapshot.graph;
     const same = graph && graph.which === g.which && graph.grown === g.grown && graph.node_count === g.node_count && graph.edges_text === g.edges;
     closed = new Set(snapshot.closed ?? []);
@@ -116,7 +136,7 @@ export function createGraphView(parent, { send }) {
       menu.close(false);
       const tiny = graph.nodes.length <= 24;
       radius = graph.large ? 3 : tiny ? (graph.kind === "airport" ? 21 : 11) : 5;
-      rad = Float64Array.from(layout.nodes, (node) => (graph.large ? 3 : tiny ? radius : node.tiny ? 10 : 5));
+      rad = Float64Array.from(layout.nodes, (node) => (/** @type {ViewGraph} */ (graph).large ? 3 : tiny ? radius : node.tiny ? 10 : 5));
       root.dataset.size = graph.large ? "large" : tiny ? "small" : "medium";
       root.dataset.kind = graph.kind;
       canvas.hidden = !graph.large;
@@ -135,17 +155,19 @@ export function createGraphView(parent, { send }) {
 
   /** The drawing's spoken summary. */
   function summary() {
+    if (!graph) return ""; // called once a graph is drawn
     const head = fmt(t("The graph: %(nodes)s, %(edges)s."), {
       nodes: nodesText(graph.kind, graph.node_count),
       edges: edgesText(graph.kind, graph.edge_count),
     });
     if (!graph.large) return head;
-    const names = [...hubs].map((i) => graph.nodes[i].name);
+    const names = [...hubs].map((i) => /** @type {ViewGraph} */ (graph).nodes[i].name);
     return `${head} ${fmt(t("Its hubs: %(hubs)s. The question's answer is listed after the drawing."), { hubs: joinNames(names) })}`;
   }
 
   /** The SVG elements of a small graph (nothing for a large one: the canvas has it). */
   function buildBase() {
+    if (!graph) return; // called once a graph is drawn
     layers.edges.selectAll("*").remove();
     layers.minutes.selectAll("*").remove();
     layers.nodes.selectAll("*").remove();
@@ -166,7 +188,7 @@ export function createGraphView(parent, { send }) {
       .join("text")
       .attr("class", "gt-minute")
       .attr("dy", "0.35em")
-      .text((e) => num(e.minutes));
+      .text((e) => num(/** @type {number} */ (e.minutes))); // a weighted graph's
     const nodes = layers.nodes
       .selectAll("g.gt-node")
       .data(graph.nodes)
@@ -215,8 +237,8 @@ export function createGraphView(parent, { send }) {
     const tiny = graph.nodes.length <= 24;
     const inside = graph.kind === "airport" && tiny; // the code inside the circle
     if (tiny) rad.fill(radius);
-    const r = (d) => rad[d.index];
-    nodes.classed("is-old", (d) => !tiny && layout.nodes[d.index].tiny);
+    const r = (/** @type {GtNode} */ d) => rad[d.index];
+    nodes.classed("is-old", (d) => !tiny && /** @type {Layout} */ (layout).nodes[d.index].tiny);
     nodes.select(".gt-node-focus").attr("r", (d) => r(d) + 6);
     nodes.select(".gt-node-dot").attr("r", r);
     nodes
@@ -243,7 +265,7 @@ export function createGraphView(parent, { send }) {
   }
 
   function drawClosed() {
-    if (graph.large) return;
+    if (!graph || graph.large) return;
     layers.nodes
       .selectAll("g.gt-node")
       .classed("is-closed", (d) => closed.has(d.name))
@@ -257,12 +279,16 @@ export function createGraphView(parent, { send }) {
 
   function drawPins() {
     if (!graph || graph.large) return;
-    layers.nodes.selectAll("g.gt-node").classed("is-pinned", (d) => layout.pinned(d.index));
-    layers.nodes.selectAll(".gt-node-pin").attr("display", (d) => (layout.pinned(d.index) ? null : "none"));
+    layers.nodes.selectAll("g.gt-node").classed("is-pinned", (d) => /** @type {Layout} */ (layout).pinned(d.index));
+    layers.nodes.selectAll(".gt-node-pin").attr("display", (d) => (/** @type {Layout} */ (layout).pinned(d.index) ? null : "none"));
   }
 
-  /** A node's accessible name: its name, its edges, whether closed or pinned. */
+  /**
+   * A node's accessible name: its name, its edges, whether closed or pinned.
+   * @param {GtNode} d
+   */
   function nodeName(d) {
+    if (!graph || !layout) return ""; // called once a graph is drawn
     const parts = [
       graph.kind === "service"
         ? fmt(tn("%(name)s: depends on %(out)s service, %(in)s depend on it", "%(name)s: depends on %(out)s services, %(in)s depend on it", d.out), {
@@ -281,10 +307,13 @@ export function createGraphView(parent, { send }) {
     return parts.join(", ");
   }
 
-  /** The radius of the ring around node `name` (a frontier). */
+  /**
+   * The radius of the ring around node `name` (a frontier).
+   * @param {string} name
+   */
   function ringOf(name) {
     const i = graph?.byName.get(name)?.index ?? -1;
-    return i < 0 ? 0 : graph.large ? 7 : rad[i] + 6;
+    return i < 0 ? 0 : /** @type {ViewGraph} */ (graph).large ? 7 : rad[i] + 6; // found in it: there
   }
 
   // ---- size and places ----------------------------------------------------------------
@@ -305,7 +334,7 @@ export function createGraphView(parent, { send }) {
 
   /** Node positions on screen, from the layout and the fit; then everything placed. */
   function place() {
-    if (!graph || !width || !height) return;
+    if (!graph || !layout || !width || !height) return; // a layout with each graph
     if (!fit || (layout.large && !layout.settled() && !drag)) {
       const tiny = graph.nodes.length <= 24;
       // room for the largest circle and its name under it (a service's)
@@ -353,6 +382,9 @@ export function createGraphView(parent, { send }) {
   /**
    * The line of an edge from node `a` to node `b` on screen, short of their circles;
    * bent to one side when the edge has a reverse (so the two differ).
+   * @param {number} a
+   * @param {number} b
+   * @param {boolean} bent
    */
   function edgePath(a, b, bent) {
     const ra = rad[a];
@@ -384,7 +416,7 @@ export function createGraphView(parent, { send }) {
 
   /** The large graph, on the canvas: every edge in one path, the nodes, the hubs' names. */
   function paint() {
-    if (!ctx) return;
+    if (!ctx || !graph || !layout) return; // place() paints a large graph it has laid out
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
@@ -477,7 +509,7 @@ export function createGraphView(parent, { send }) {
 
   /**
    * Draw `next` (expansion.js's `marksOf`), new marks fading in over `fadeMs`.
-   * @param {any} next
+   * @param {Marks | null} next
    * @param {number} [fadeMs]
    */
   function setMarks(next, fadeMs = 0) {
@@ -485,15 +517,15 @@ export function createGraphView(parent, { send }) {
     reveal = fadeMs;
     if (!graph) return;
     const large = graph.large;
-    const key = (m) => m.key;
-    const idx = (name) => graph.byName.get(name)?.index ?? -1;
-    const known = (m) => idx(m.from) >= 0 && idx(m.to) >= 0;
+    const key = (/** @type {{key: string}} */ m) => m.key;
+    const idx = (/** @type {string} */ name) => /** @type {ViewGraph} */ (graph).byName.get(name)?.index ?? -1;
+    const known = (/** @type {{from: string, to: string}} */ m) => idx(m.from) >= 0 && idx(m.to) >= 0;
     const drawn = (marks?.edges ?? []).filter(known);
     // the edges of depths gone by, and of the depth now (above them)
-    for (const [layer, list] of [
+    for (const [layer, list] of /** @type {[typeof layers.tree, EdgeMark[]][]} */ ([
       [layers.tree, drawn.filter((m) => m.past)],
       [layers.marks, drawn.filter((m) => !m.past)],
-    ]) {
+    ])) {
       const joined = layer
         .selectAll("path.gt-mark")
         .data(/** @type {any[]} */ (list), key)
@@ -577,11 +609,11 @@ export function createGraphView(parent, { send }) {
   function placeMarks() {
     if (!graph || !marks) return;
     const large = graph.large;
-    const idx = (name) => graph.byName.get(name)?.index ?? -1;
-    const lineOf = (m) => {
+    const idx = (/** @type {string} */ name) => /** @type {ViewGraph} */ (graph).byName.get(name)?.index ?? -1;
+    const lineOf = (/** @type {{from: string, to: string}} */ m) => {
       const a = idx(m.from);
       const b = idx(m.to);
-      const e = graph.byEnds.get(`${m.from}>${m.to}`);
+      const e = /** @type {ViewGraph} */ (graph).byEnds.get(`${m.from}>${m.to}`);
       return edgePath(a, b, !large && Boolean(e?.bent));
     };
     for (const layer of [layers.tree, layers.marks]) layer.selectAll("path.gt-mark").attr("d", (m) => lineOf(m).d);
@@ -620,11 +652,14 @@ export function createGraphView(parent, { send }) {
     });
   }
 
-  /** The pairs a closure cuts, dashed between their ends (the small graph only). */
+  /**
+   * The pairs a closure cuts, dashed between their ends (the small graph only).
+   * @param {GtClosures | null} next
+   */
   function setCuts(next) {
     cuts = next;
     if (!graph || graph.large) return;
-    const idx = (name) => graph.byName.get(name)?.index ?? -1;
+    const idx = (/** @type {string} */ name) => /** @type {ViewGraph} */ (graph).byName.get(name)?.index ?? -1;
     const pairs = (cuts?.cut ?? []).filter(([a, b]) => idx(a) >= 0 && idx(b) >= 0);
     layers.cuts
       .selectAll("path")
@@ -637,7 +672,7 @@ export function createGraphView(parent, { send }) {
 
   function placeCuts() {
     if (!graph || graph.large) return;
-    const idx = (name) => graph.byName.get(name)?.index ?? -1;
+    const idx = (/** @type {string} */ name) => /** @type {ViewGraph} */ (graph).byName.get(name)?.index ?? -1;
     layers.cuts.selectAll("path").attr("d", ([a, b]) => {
       const i = idx(a);
       const j = idx(b);
@@ -655,34 +690,45 @@ export function createGraphView(parent, { send }) {
 
   // ---- dragging, pinning, the menu ------------------------------------------------------
 
-  /** The pointer's place in the drawing. */
+  /**
+   * The pointer's place in the drawing.
+   * @param {MouseEvent} event
+   */
   function local(event) {
     const box = root.getBoundingClientRect();
     return [event.clientX - box.left, event.clientY - box.top];
   }
 
+  /**
+   * A press on node `index` (its element, or the canvas): a drag may start.
+   * @param {PointerEvent} event
+   * @param {number} index
+   */
   function down(event, index) {
-    if (event.button !== 0 || (event.pointerType === "touch" && graph.large)) return;
-    drag = { index, pointer: event.pointerId, x: event.clientX, y: event.clientY, moved: false, target: event.currentTarget };
-    event.currentTarget.setPointerCapture?.(event.pointerId);
+    if (event.button !== 0 || (event.pointerType === "touch" && /** @type {ViewGraph} */ (graph).large)) return;
+    const target = /** @type {Element} */ (event.currentTarget); // the node's, or the canvas
+    drag = { index, pointer: event.pointerId, x: event.clientX, y: event.clientY, moved: false, target };
+    target.setPointerCapture?.(event.pointerId);
   }
 
+  /** @param {PointerEvent} event */
   function move(event) {
     if (!drag || event.pointerId !== drag.pointer) return;
     if (!drag.moved) {
       if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 4) return;
       drag.moved = true;
       menu.close(false);
-      layout.heat(0.3);
+      /** @type {Layout} */ (layout).heat(0.3); // a drag: a graph laid out and fitted
       root.classList.add("is-dragging");
     }
     event.preventDefault();
     const [x, y] = local(event);
-    const [lx, ly] = fit.back(Math.max(4, Math.min(width - 4, x)), Math.max(4, Math.min(height - 4, y)));
-    layout.pin(drag.index, lx, ly);
+    const [lx, ly] = /** @type {NonNullable<typeof fit>} */ (fit).back(Math.max(4, Math.min(width - 4, x)), Math.max(4, Math.min(height - 4, y)));
+    /** @type {Layout} */ (layout).pin(drag.index, lx, ly);
     run();
   }
 
+  /** @param {PointerEvent} event */
   function up(event) {
     if (!drag || event.pointerId !== drag.pointer) return;
     const moved = drag.moved;
@@ -701,14 +747,15 @@ export function createGraphView(parent, { send }) {
   function end() {
     if (!drag) return;
     if (drag.target?.hasPointerCapture?.(drag.pointer)) drag.target.releasePointerCapture(drag.pointer);
-    if (drag.moved) layout.cool();
+    if (drag.moved) /** @type {Layout} */ (layout).cool();
     root.classList.remove("is-dragging");
     drag = null;
     run();
   }
 
+  /** @param {number} index */
   function unpin(index) {
-    if (!layout.pinned(index)) return;
+    if (!layout || !layout.pinned(index)) return; // no layout: nothing drawn, nothing pinned
     layout.unpin(index);
     layout.heat(0.1);
     layout.cool();
@@ -716,8 +763,12 @@ export function createGraphView(parent, { send }) {
     run();
   }
 
-  /** The large graph: a node is dragged from the canvas (mouse or pen; a finger scrolls). */
+  /**
+   * The large graph: a node is dragged from the canvas (mouse or pen; a finger scrolls).
+   * @param {MouseEvent} event
+   */
   function nearest(event) {
+    if (!graph) return -1; // called on a large graph's canvas
     const [x, y] = local(event);
     let best = -1;
     let bestD = 12 * 12;
@@ -744,9 +795,14 @@ export function createGraphView(parent, { send }) {
     if (i >= 0) unpin(i);
   });
 
-  /** @param {KeyboardEvent} event */
+  /**
+   * @param {KeyboardEvent} event
+   * @param {number} index the node focused
+   */
   function onKey(event, index) {
+    if (!graph) return; // a node of the graph drawn has the focus
     const n = graph.nodes.length;
+    /** @type {Record<string, number>} */
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
     if (event.key in moves || event.key === "Home" || event.key === "End") {
       event.preventDefault();
@@ -760,14 +816,19 @@ export function createGraphView(parent, { send }) {
     }
   }
 
+  /** @param {number} index */
   function focusNode(index) {
     focusIndex = index;
     const el = layers.nodes.selectAll("g.gt-node").attr("tabindex", (d) => (d.index === index ? 0 : -1)).filter((d) => d.index === index).node();
     /** @type {SVGGElement | null} */ (el)?.focus();
   }
 
-  /** The small menu of node `index`: what can be asked from it, closing it, unpinning it. */
+  /**
+   * The small menu of node `index`: what can be asked from it, closing it, unpinning it.
+   * @param {number} index
+   */
   function openMenu(index) {
+    if (!graph || !layout) return; // a node of the graph drawn was pressed
     const node = graph.nodes[index];
     const name = node.name;
     const items = [];
@@ -814,10 +875,14 @@ export function createGraphView(parent, { send }) {
     size() {
       return root.dataset.size ?? "small";
     },
-    /** Minutes of an edge, in words, when the graph has them. */
+    /**
+     * Minutes of an edge, in words, when the graph has them.
+     * @param {string} from
+     * @param {string} to
+     */
     minutesOf(from, to) {
       const e = graph?.byEnds.get(`${from}>${to}`);
-      return e && graph.weighted && e.minutes != null ? minutesText(e.minutes) : "";
+      return e && /** @type {ViewGraph} */ (graph).weighted && e.minutes != null ? minutesText(e.minutes) : "";
     },
     destroy() {
       if (frame) cancelAnimationFrame(frame);
@@ -831,7 +896,11 @@ export function createGraphView(parent, { send }) {
   };
 }
 
-/** Arrowheads for each kind of line, and the hatching of a closed node. */
+/**
+ * Arrowheads for each kind of line, and the hatching of a closed node.
+ * @param {d3.Selection<SVGDefsElement, unknown, null, undefined>} defs
+ * @param {string} uid the view's, in the ids
+ */
 function makeDefs(defs, uid) {
   const sizes = { base: 10, grown: 12, found: 15, met: 15, end: 12, reused: 12, avoided: 12, failed: 12, answer: 17 };
   for (const [kind, size] of Object.entries(sizes)) {

@@ -6,19 +6,29 @@
 
 import { fmt, joinNames, num, t, tn } from "../../i18n.js";
 
+/** @import { ChoiceParam, Declaration } from "../../types.js" */
+/** @import { GtQuestion } from "./types.js" */
+
 /** The outcomes of an edge read, in the order the legend lists them. */
 export const OUTCOMES = ["grown", "found", "met", "seen", "reused", "avoided", "failed"];
 
 /** Outcomes whose edge goes no further: drawn faint once their depth has passed. */
 export const PRUNED = new Set(["seen", "reused", "avoided", "failed"]);
 
-/** The mark an outcome carries in the legend and on the drawing. */
+/**
+ * The mark an outcome carries in the legend and on the drawing.
+ * @param {string} outcome
+ */
 export function outcomeMark(outcome) {
-  return { grown: "→", found: "✓", met: "⋈", seen: "·", reused: "↺", avoided: "✕", failed: "✗" }[outcome] ?? "";
+  return /** @type {Record<string, string>} */ ({ grown: "→", found: "✓", met: "⋈", seen: "·", reused: "↺", avoided: "✕", failed: "✗" })[outcome] ?? "";
 }
 
-/** An outcome in words, for the legend. */
+/**
+ * An outcome in words, for the legend.
+ * @param {string} outcome
+ */
 export function outcomeText(outcome) {
+  /** @type {Record<string, string>} */
   const words = {
     grown: t("the path goes on"),
     found: t("completes an answer"),
@@ -33,18 +43,19 @@ export function outcomeText(outcome) {
 
 /**
  * The course's questions by value, with their labels, from `course_query`'s choices.
- * @param {any} declaration
+ * @param {Declaration | null | undefined} declaration
  * @returns {{value: string, label: string}[]}
  */
 export function courseQuestions(declaration) {
   const action = declaration?.actions?.find((a) => a.name === "course_query");
-  const param = action?.params?.find((p) => p.name === "question");
+  // a choice parameter (its declaration, simulators/labs/graph_traversal/declaration.py)
+  const param = /** @type {ChoiceParam | undefined} */ (action?.params?.find((p) => p.name === "question"));
   return (param?.choices ?? []).map((c) => ({ value: String(c.value), label: String(c.label) }));
 }
 
 /**
  * The course's patterns the declaration names (its tour's steps): question → pattern.
- * @param {any} declaration
+ * @param {Declaration | null | undefined} declaration
  * @returns {Map<string, string>}
  */
 export function tourPatterns(declaration) {
@@ -58,39 +69,62 @@ export function tourPatterns(declaration) {
   return known;
 }
 
-/** A path's stops: "LAX → DEN → JFK". */
+/**
+ * A path's stops: "LAX → DEN → JFK".
+ * @param {string[]} path
+ */
 export function pathText(path) {
   return path.join(" → ");
 }
 
-/** Minutes: "380 min". */
+/**
+ * Minutes: "380 min".
+ * @param {number} minutes
+ */
 export function minutesText(minutes) {
   return fmt(t("%(n)s min"), { n: num(minutes) });
 }
 
-/** A count of edges read: "7 edges read". */
+/**
+ * A count of edges read: "7 edges read".
+ * @param {number} n
+ */
 export function edgesRead(n) {
   return fmt(tn("%(n)s edge read", "%(n)s edges read", n), { n: num(n) });
 }
 
-/** A count of rows: "8 rows". */
+/**
+ * A count of rows: "8 rows".
+ * @param {number} n
+ */
 export function rowsText(n) {
   return fmt(tn("%(n)s row", "%(n)s rows", n), { n: num(n) });
 }
 
-/** A count of index lookups: "12 index lookups". */
+/**
+ * A count of index lookups: "12 index lookups".
+ * @param {number} n
+ */
 export function lookupsText(n) {
   return fmt(tn("%(n)s index lookup", "%(n)s index lookups", n), { n: num(n) });
 }
 
-/** Nodes of a graph, by its kind: "8 airports", "6 services". */
+/**
+ * Nodes of a graph, by its kind: "8 airports", "6 services".
+ * @param {string} kind "airport" or "service"
+ * @param {number} n
+ */
 export function nodesText(kind, n) {
   return kind === "service"
     ? fmt(tn("%(n)s service", "%(n)s services", n), { n: num(n) })
     : fmt(tn("%(n)s airport", "%(n)s airports", n), { n: num(n) });
 }
 
-/** Edges of a graph, by its kind: "13 routes", "6 dependencies". */
+/**
+ * Edges of a graph, by its kind: "13 routes", "6 dependencies".
+ * @param {string} kind "airport" or "service"
+ * @param {number} n
+ */
 export function edgesText(kind, n) {
   return kind === "service"
     ? fmt(tn("%(n)s dependency", "%(n)s dependencies", n), { n: num(n) })
@@ -109,7 +143,10 @@ export function namesText(names, most = 12, total = names.length) {
   return fmt(t("%(names)s and %(n)s more"), { names: joinNames(shown), n: num(total - shown.length) });
 }
 
-/** Agreement of an engine with the traversal: a mark and words (never colour alone). */
+/**
+ * Agreement of an engine with the traversal: a mark and words (never colour alone).
+ * @param {boolean | null} agrees null: not finished
+ */
 export function agreementText(agrees) {
   return agreementParts(agrees).join(" ");
 }
@@ -117,6 +154,7 @@ export function agreementText(agrees) {
 /**
  * Agreement as [mark, words]: a narrow strip shows the mark, and says the words only
  * to a screen reader.
+ * @param {boolean | null} agrees null: not finished
  * @returns {[string, string]}
  */
 export function agreementParts(agrees) {
@@ -125,7 +163,10 @@ export function agreementParts(agrees) {
   return ["…", t("not finished")];
 }
 
-/** The number of answers of a question, in words: "1 path", "7 airports". */
+/**
+ * The number of answers of a question, in words: "1 path", "7 airports".
+ * @param {GtQuestion} question
+ */
 export function answerCount(question) {
   const mode = question.query.mode;
   if (mode === "ends") {

@@ -10,6 +10,13 @@ import { fmt, num, t } from "../../i18n.js";
 import { NODE_RADIUS } from "../../network/layout.js";
 import { lagText, placeText, roleText } from "./words.js";
 
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RpServer, RpSnapshot } from "./types.js" */
+
+/** @typedef {ReturnType<typeof import("../../network-view.js").createNetworkView>} NetworkView */
+/** @typedef {{x: number, y: number, width: number, height: number, narrow: boolean}} CardBox */
+/** @typedef {{lsn: number, state: "applied" | "received" | "missing"}} QueueBox */
+
 const BOX = 10; // a record's box, and the gap after it
 const STEP = BOX + 2;
 const GAP = 8;
@@ -26,6 +33,7 @@ const WIDE_NEED = WIDE_TOP + NODE_RADIUS + GAP + 4 + WIDE_CARD.height + 4; // wi
 /** How far the middle servers dip: enough that a link between the outer two passes clear of them. */
 const DIP = 34;
 
+/** @type {WeakMap<SVGGElement, string>} what each panel last drew */
 const drawnKeys = new WeakMap();
 
 /**
@@ -72,7 +80,11 @@ export function serverSpots(ids, { height, narrow }) {
   return spots;
 }
 
-/** How many columns a phone's cards take: as few as the height holds. */
+/**
+ * How many columns a phone's cards take: as few as the height holds.
+ * @param {number} count
+ * @param {number} height
+ */
 function columnsFor(count, height) {
   for (let c = 1; c < count; c += 1) {
     if (NARROW_TOP + Math.ceil(count / c) * (NARROW_CARD_HEIGHT + CARD_GAP) <= height) return c;
@@ -84,11 +96,13 @@ function columnsFor(count, height) {
  * Every card's box in the drawing's units, by server id: wide, under its server, kept
  * inside the drawing; on a phone, in the servers' order left to right, in a list (or two
  * columns) under the row of servers, each card saying whose it is.
- * @param {any} layout the network view's
+ * @param {NetworkView["layout"]} layout the network view's
  * @param {string[]} ids
  */
 function cardBoxes(layout, ids) {
+  /** @type {Map<string, CardBox>} */
   const boxes = new Map();
+  /** @type {(id: string) => {x: number, y: number}} */
   const at = (id) => layout.positions.get(id) ?? { x: layout.width / 2, y: layout.height / 2 };
   if (!layout.narrow) {
     const width = Math.min(WIDE_CARD.width, Math.floor(layout.width / Math.max(1, ids.length)) - 12);
@@ -114,10 +128,17 @@ function cardBoxes(layout, ids) {
   return boxes;
 }
 
-/** Where each of the newest records stands on `server`: "applied", "received", "missing". */
+/**
+ * Where each of the newest records stands on `server`: "applied", "received", "missing".
+ * @param {RpServer} server
+ * @param {{length: number}} log
+ * @param {number} [count]
+ * @returns {QueueBox[]}
+ */
 export function queueOf(server, log, count = 12) {
   const last = log.length;
   const first = Math.max(1, last - count + 1);
+  /** @type {QueueBox[]} */
   const boxes = [];
   for (let lsn = first; lsn <= last; lsn += 1) {
     const state = lsn <= server.applied ? "applied" : lsn <= server.received ? "received" : "missing";
@@ -126,32 +147,46 @@ export function queueOf(server, log, count = 12) {
   return boxes;
 }
 
+/**
+ * @param {string} text
+ * @param {number} [most]
+ */
 function shorten(text, most = 26) {
   return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }
 
-/** Ana's email in `room` characters: whole, or its domain, cut to fit. */
+/**
+ * Ana's email in `room` characters: whole, or its domain, cut to fit.
+ * @param {string} email
+ * @param {number} room
+ */
 function emailIn(email, room) {
   if (email.length <= room) return email;
   return shorten(email.split("@")[1] ?? email, Math.max(6, room));
 }
 
-/** Draw every server's card into the view's panels. */
-export function drawCards(view, snapshot) {
+/**
+ * Draw every server's card into the view's panels.
+ * @param {NetworkView} view
+ * @param {Snapshot} snap
+ */
+export function drawCards(view, snap) {
+  const snapshot = /** @type {RpSnapshot} */ (snap);
   const servers = new Map((snapshot.servers ?? []).map((s) => [s.id, s]));
   const layout = view.layout;
   const boxes = cardBoxes(
     layout,
     [...layout.positions.keys()].filter((id) => servers.has(id)),
   );
-  view.panels.each(function drawPanel(node) {
-    const panel = d3.select(this);
+  view.panels.each(function drawPanel(/** @type {{id: string}} */ node) {
+    const element = /** @type {SVGGElement} */ (this); // a node's panel
+    const panel = d3.select(element);
     const server = servers.get(node.id);
     const at = layout.positions.get(node.id);
     const box = boxes.get(node.id);
     const key = JSON.stringify([layout.width, layout.height, at?.x, at?.y, box, server, snapshot.log.length]);
-    if (drawnKeys.get(this) === key) return;
-    drawnKeys.set(this, key);
+    if (drawnKeys.get(element) === key) return;
+    drawnKeys.set(element, key);
     if (!server || !box || !at) {
       panel.selectAll("*").remove();
       return;
@@ -200,6 +235,7 @@ export function drawCards(view, snapshot) {
   });
 }
 
+/** @param {d3.Selection<SVGGElement, unknown, null, undefined>} panel a node's panel */
 function enterCard(panel) {
   panel.attr("pointer-events", "none");
   const card = panel.append("g").attr("class", "rp-card");
@@ -212,10 +248,15 @@ function enterCard(panel) {
   card.append("text").attr("class", "rp-lag").attr("x", 7);
 }
 
-/** The spoken part of a server's name. */
-export function describeServer(node, snapshot) {
+/**
+ * The spoken part of a server's name.
+ * @param {{id: string}} node
+ * @param {Snapshot | null} snap
+ */
+export function describeServer(node, snap) {
+  const snapshot = /** @type {RpSnapshot | null} */ (snap);
   const server = (snapshot?.servers ?? []).find((s) => s.id === node.id);
-  if (!server) return "";
+  if (!server || !snapshot) return ""; // no snapshot: no server either
   return fmt(t("%(role)s, %(place)s. Applied %(applied)s of %(log)s records; Ana's email there: %(email)s."), {
     role: roleText(server),
     place: placeText(server.place),

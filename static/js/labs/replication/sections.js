@@ -12,7 +12,13 @@ import { createHistoryDiagram } from "../../history-diagram.js";
 import { decimal, fmt, joinNames, num, t, tn } from "../../i18n.js";
 import { acksText, clientText, fixText, reasonText, rowText } from "./words.js";
 
-/** A value as shown: an email as it is (data), a burst's "report N" in words. */
+/** @import { Snapshot } from "../../types.js" */
+/** @import { RpOp, RpSnapshot } from "./types.js" */
+
+/**
+ * A value as shown: an email as it is (data), a burst's "report N" in words.
+ * @param {string | null} value
+ */
 function valueText(value) {
   const report = /^report (\d+)$/.exec(String(value));
   return report ? fmt(t("report %(n)s"), { n: report[1] }) : String(value);
@@ -23,6 +29,7 @@ function valueText(value) {
  * (stage.css): the drawing under it is never moved or shrunk by a line that comes. More
  * lines than it shows scroll inside it (reachable by keyboard, named); a line that
  * changes is scrolled into its view.
+ * @param {HTMLElement} parent
  */
 export function createSummary(parent) {
   const box = d3
@@ -38,11 +45,15 @@ export function createSummary(parent) {
   const lost = box.append("p").attr("class", "rp-lost").attr("data-spot", "lost-writes");
   /** @type {HTMLElement[]} the lines whose words changed in this update */
   let changed = [];
-  /** Show `text` in `line` (a d3 selection); note the change. */
+  /**
+   * Show `text` in `line` (a d3 selection); note the change.
+   * @param {d3.Selection<HTMLParagraphElement, unknown, null, undefined>} line
+   * @param {string} text
+   */
   function put(line, text) {
     if (line.text() === text) return;
     line.text(text);
-    if (text) changed.push(line.node());
+    if (text) changed.push(/** @type {HTMLElement} */ (line.node()));
   }
   /** The last line that changed, whole, in the box's view (the box alone scrolls). */
   function reveal() {
@@ -56,7 +67,9 @@ export function createSummary(parent) {
     else if (bottom > node.scrollTop + node.clientHeight) node.scrollTop = Math.min(top, bottom - node.clientHeight);
   }
   return {
-    update(snapshot) {
+    /** @param {Snapshot} snap */
+    update(snap) {
+      const snapshot = /** @type {RpSnapshot} */ (snap);
       const primary = snapshot.primary
         ? fmt(t("Primary: %(server)s."), { server: snapshot.primary })
         : t("No primary: promote a replica.");
@@ -110,7 +123,10 @@ export function createSummary(parent) {
   };
 }
 
-/** "Ana read ana.lopez@oldmail.example from C: her old address." */
+/**
+ * "Ana read ana.lopez@oldmail.example from C: her old address."
+ * @param {RpOp} op
+ */
 export function readSentence(op) {
   const who = clientText(op.client);
   if (op.outcome === null) {
@@ -138,7 +154,9 @@ export function readSentence(op) {
 }
 
 /** The lag of every replica over the last seconds: records behind, and how old the
- * oldest record it has not applied is (two charts, one measure each). */
+ * oldest record it has not applied is (two charts, one measure each).
+ * @param {HTMLElement} parent
+ */
 export function createLag(parent) {
   const section = d3.select(parent).append("section").attr("class", "rp-lag-chart").attr("data-spot", "lag");
   section.append("h2").text(t("Replication lag"));
@@ -158,7 +176,9 @@ export function createLag(parent) {
     return { ...c, chart };
   });
   return {
-    update(snapshot) {
+    /** @param {Snapshot} snap */
+    update(snap) {
+      const snapshot = /** @type {RpSnapshot} */ (snap);
       const lag = snapshot.lag ?? {};
       const ids = Object.keys(lag)
         .sort()
@@ -190,7 +210,10 @@ export function createLag(parent) {
   };
 }
 
-/** The acknowledged writes the last failover lost, and what came back rolled back. */
+/**
+ * The acknowledged writes the last failover lost, and what came back rolled back.
+ * @param {HTMLElement} parent
+ */
 export function createLost(parent) {
   const section = d3.select(parent).append("section").attr("class", "rp-lost-list").attr("data-spot", "lost-list");
   section.append("h2").text(t("Acknowledged writes lost in the last failover"));
@@ -198,7 +221,9 @@ export function createLost(parent) {
   const table = section.append("div");
   let shown = "";
   return {
-    update(snapshot) {
+    /** @param {Snapshot} snap */
+    update(snap) {
+      const snapshot = /** @type {RpSnapshot} */ (snap);
       const lost = snapshot.lost;
       const key = JSON.stringify([lost.last, lost.total, lost.promotion]);
       if (key === shown) return;
@@ -235,15 +260,21 @@ export function createLost(parent) {
   };
 }
 
-/** A bar's label where the whole one does not fit: an email by its domain. */
+/**
+ * A bar's label where the whole one does not fit: an email by its domain.
+ * @param {RpOp} op
+ */
 function shortLabel(op) {
   const at = typeof op.value === "string" ? op.value.indexOf("@") : -1;
   if (at < 0) return null;
-  const value = op.value.slice(at);
+  const value = /** @type {string} */ (op.value).slice(at); // a string: `at` found its "@"
   return op.kind === "write" ? fmt(t("W %(value)s"), { value }) : fmt(t("R → %(value)s"), { value });
 }
 
-/** The operations: a time diagram of the passengers' and a table of the latest. */
+/**
+ * The operations: a time diagram of the passengers' and a table of the latest.
+ * @param {HTMLElement} parent
+ */
 export function createOperations(parent) {
   const section = d3.select(parent).append("section").attr("class", "rp-ops").attr("data-spot", "history");
   section.append("h2").text(t("Operations"));
@@ -254,7 +285,9 @@ export function createOperations(parent) {
   const table = section.append("div");
   let shown = "";
   return {
-    update(snapshot) {
+    /** @param {Snapshot} snap */
+    update(snap) {
+      const snapshot = /** @type {RpSnapshot} */ (snap);
       const history = snapshot.history ?? [];
       const key = JSON.stringify([history.at(-1), history.length, snapshot.history_total]);
       if (key === shown) return;

@@ -2,6 +2,8 @@
 
 import { fmt, num, t, tn } from "../../i18n.js";
 
+/** @import { RpServer } from "./types.js" */
+
 /** Message kinds: colour, shape and fill, so that none differ by colour alone. */
 export function messageKinds() {
   return {
@@ -12,25 +14,35 @@ export function messageKinds() {
   };
 }
 
-/** How far a server stands from the first primary. */
+/**
+ * How far a server stands from the first primary.
+ * @param {string} place
+ */
 export function placeText(place) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       zone: t("same zone"),
       region: t("another region"),
       ocean: t("across an ocean"),
-    }[place] ?? place
+    })[place] ?? place
   );
 }
 
-/** A server's role in words (never colour alone). */
+/**
+ * A server's role in words (never colour alone).
+ * @param {RpServer} server
+ */
 export function roleText(server) {
   if (server.role === "primary") return t("PRIMARY");
   if (!server.up) return t("DOWN");
   return server.mode === "sync" ? t("sync replica") : t("async replica");
 }
 
-/** "3 records, 84 ms behind" or "up to date". */
+/**
+ * "3 records, 84 ms behind" or "up to date".
+ * @param {number} records
+ * @param {number} ms
+ */
 export function lagText(records, ms) {
   if (!records) return t("up to date");
   return fmt(tn("%(n)s record, %(ms)s ms behind", "%(n)s records, %(ms)s ms behind", records), {
@@ -39,41 +51,56 @@ export function lagText(records, ms) {
   });
 }
 
-/** The acknowledgement rule in words. */
+/**
+ * The acknowledgement rule in words.
+ * @param {string} acks
+ */
 export function acksText(acks) {
   return acks === "majority" ? t("a majority has it (w:majority)") : t("the primary has it (w:1)");
 }
 
-/** The read-your-writes fix in words. */
+/**
+ * The read-your-writes fix in words.
+ * @param {string} fix
+ */
 export function fixText(fix) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       off: t("off"),
       primary_after_write: t("the primary for 3 s after your own write"),
       retry: t("retry until the row matches"),
       current_rows_primary: t("current-row reads go to the primary"),
-    }[fix] ?? fix
+    })[fix] ?? fix
   );
 }
 
-/** A passenger's name. */
+/**
+ * A passenger's name.
+ * @param {string} client
+ */
 export function clientText(client) {
-  return { ana: "Ana", ben: "Ben", fleet: t("the fleet") }[client] ?? client;
+  return /** @type {Record<string, string>} */ ({ ana: "Ana", ben: "Ben", fleet: t("the fleet") })[client] ?? client;
 }
 
-/** Why an operation failed or is unknown. */
+/**
+ * Why an operation failed or is unknown.
+ * @param {string | null} reason
+ */
 export function reasonText(reason) {
   return (
-    {
+    /** @type {Record<string, string>} */ ({
       no_primary: t("no primary to route it to"),
       gave_up: t("gave up: the row never matched"),
       server_down: t("its server went down"),
       primary_died: t("the primary died before the commit came back"),
-    }[reason] ?? ""
+    })[/** @type {string} */ (reason)] ?? "" // null finds none
   );
 }
 
-/** A row's name in words: "booking QX7R2P email" → "email on booking QX7R2P". */
+/**
+ * A row's name in words: "booking QX7R2P email" → "email on booking QX7R2P".
+ * @param {string} row
+ */
 export function rowText(row) {
   const parts = String(row).split(" ");
   if (parts[0] === "booking" && parts[2] === "email") return fmt(t("email on booking %(booking)s"), { booking: parts[1] });
