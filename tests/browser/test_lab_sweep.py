@@ -79,13 +79,6 @@ KNOWN = {
             "range-splits' write is below the first screen of a 390×844 embed"
         ),
     },
-    ("embed", "partition-cap", "wide"): {
-        "axe": (
-            "label-content-name-mismatch: at 800 wide (the frame it proposes) the "
-            "client buttons show two words their accessible names do not contain "
-            "(the embed was checked with axe at 1280 wide only)"
-        ),
-    },
 }
 
 

@@ -116,7 +116,7 @@ export function createClients(container, act, { readOnly = false } = {}) {
     const who = el("p", "pc-who");
     const buttons = el("div", "pc-buttons");
     // each button says it in full, and in two words where a phone has no room for more
-    // (its accessible name stays the full one)
+    // (its accessible name is the words shown)
     /**
      * @param {string} key
      * @param {string} label
@@ -127,7 +127,9 @@ export function createClients(container, act, { readOnly = false } = {}) {
     const make = (key, label, short, action, args) => {
       const button = el("button", "pc-act");
       button.append(el("span", "pc-act-long", label), el("span", "pc-act-short", short));
-      button.setAttribute("aria-label", label);
+      // the visible words are its name (a screen reader and a voice user say what they
+      // see); the full sentence is its description, and the tooltip a mouse shows
+      button.title = label;
       button.type = "button";
       button.dataset.act = key;
       button.dataset.spot = `${client.id}-${key}`; // "tyo-book-anyway": for the tour
