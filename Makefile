@@ -59,12 +59,19 @@ browser:
 
 # The whole suite on .venv's Python, then tests/simulators and tests/server on each
 # other supported Python (.ci/other-pythons), whose digests are compared with .venv's.
+# The suite runs in two stages: every test but those that time the server or the
+# machine, in TEST_WORKERS processes (pytest-xdist, each with its own daphne, Chromium
+# and databases); then those ($(ALONE): attacks holding a bystander's latency, two
+# daphnes on PostgreSQL, measured CPU time against declared costs) alone, one at a time.
+TEST_WORKERS ?= 2
+ALONE := attack or multiprocess or measured_costs
 test: install other-pythons browser jscheck
 	bash .ci/ensure-redis
 	bash .ci/ensure-postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not $(ALONE)"
+	$(PY) -m pytest -m "$(ALONE)"
 	bash .ci/other-pythons test
 
 lint: install jscheck
