@@ -60,8 +60,9 @@ pytestmark = pytest.mark.measured_costs
 RATIO = 1.5
 ALLOWANCE_US = 2_000
 RUNS = 3
-# the least CPU time of `calibration()` on a quiet 2-core machine of this kind
-CALIBRATION_US = 10_000
+# the least CPU time of `calibration()` on a 2-core machine of this kind, its other core
+# busy (11.6-12.0 ms measured; 11.9-16 ms with the load at 7)
+CALIBRATION_US = 11_500
 # a history declared above this is not replayed again (each of its steps was
 # measured): the maxima of hash-placement and cache-stampede take seconds a run
 REPLAYED_AT_MOST = 2_000_000
