@@ -15,7 +15,7 @@ chains as the three clients keep about three transactions going, and firing the 
 number of timers, with handlers that do nothing but keep the chains going. The ratio
 (ours / bare, CPU time, median of interleaved pairs) is what the protocol's own work
 costs on top of moving its events; the target is at most 2x. Both sides are warmed
-up first (`warm_up`, run by `timing.paired_rows`): CPython 3.11 specializes a
+up first and the pairs alternate A-B-B-A (`timing.paired`): CPython 3.11 specializes a
 function's bytecode only from its 8th call, and the bare run calls `Network.run_until`
 once, so without it the first seven bare runs (every pair of a default run) ran that
 loop unspecialized, about 15% slower, while ours (`Cluster.run_until`, five calls a
@@ -88,12 +88,6 @@ def bare(messages: int, timers: int) -> int:
     return net.run_until(10**12)
 
 
-def warm_up() -> None:
-    """Both sides on a small workload (`paired_rows` runs it until they are warm)."""
-    bare(60, 60)
-    ours(20)
-
-
 def two_phase_rows(transfers: int, pairs: int) -> list[Row | str]:
     """One row: the bank workload with two-phase commit over the bare engine."""
     run = ours(transfers)
@@ -112,7 +106,6 @@ def two_phase_rows(transfers: int, pairs: int) -> list[Row | str]:
         transfers,
         TARGET,
         pairs,
-        warm=warm_up,
     )
 
 
