@@ -410,7 +410,7 @@ def paired_rows(
 ) -> list[Row | str]:
     """A section of one row: `case` over `peer` in CPU time as pairs (`paired`: both
     sides warmed, A-B-B-A), the median case timing beside it, passed when the median
-    ratio is at most `target`."""
+    ratio is at most `target`; the title ends with the machine's load."""
     timings: list[Timing] = []
 
     def timed_case() -> float:
@@ -420,4 +420,5 @@ def paired_rows(
     ratio = paired(Measure(case, timed_case), cpu_of(peer), pairs)
     middle = sorted(timings, key=lambda t: t.cpu)[len(timings) // 2]
     passed = ratio.median <= target
-    return [title, Row(what, middle, items, ratio.text(), f"≤ {target:g}x", passed)]
+    row = Row(what, middle, items, ratio.text(), f"≤ {target:g}x", passed)
+    return [f"{title} ({machine_load()})", row]
