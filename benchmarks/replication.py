@@ -85,14 +85,16 @@ def ours(writes: int) -> dict:
 def bare(events: int) -> int:
     """The bare engine: `events` events, each scheduling the next."""
     queue = EventQueue()
-    left = [events]
+    schedule = queue.schedule
+    left = events
 
     def handle(_event) -> None:
-        left[0] -= 1
-        if left[0] > 0:
-            queue.schedule(1, None)
+        nonlocal left
+        left -= 1
+        if left > 0:
+            schedule(1, None)
 
-    queue.schedule(1, None)
+    schedule(1, None)
     return queue.run_until(10**12, handle)
 
 

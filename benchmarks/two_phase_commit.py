@@ -55,23 +55,26 @@ def bare(messages: int, timers: int) -> int:
     """`messages` messages in three chains and `timers` timers on the bare Network;
     returns the events it ran."""
     queue = EventQueue()
-    left = {"messages": messages - CHAINS, "timers": timers}
-    position = {}
+    messages_left, timers_left = messages - CHAINS, timers
+    position = [0] * CHAINS
 
     def on_message(message) -> None:
-        if left["timers"] > 0:
-            left["timers"] -= 1
-            net.set_timer(message.dst, 5, "t", None)
-        if left["messages"] > 0:
-            left["messages"] -= 1
-            step = position[message.payload] = (position[message.payload] + 1) % 6
+        nonlocal messages_left, timers_left
+        if timers_left > 0:
+            timers_left -= 1
+            set_timer(message.dst, 5, "t", None)
+        if messages_left > 0:
+            messages_left -= 1
+            chain = message.payload
+            step = position[chain] = (position[chain] + 1) % 6
             src, dst = ROUTE[step]
-            net.send(src, dst, "m", message.payload)
+            send(src, dst, "m", chain)
 
     def on_timer(node, kind, payload) -> None:
-        if left["timers"] > 0:  # more timers than messages: timers chain too
-            left["timers"] -= 1
-            net.set_timer(node, 5, "t", None)
+        nonlocal timers_left
+        if timers_left > 0:  # more timers than messages: timers chain too
+            timers_left -= 1
+            set_timer(node, 5, "t", None)
 
     net = Network(
         queue,
@@ -82,9 +85,9 @@ def bare(messages: int, timers: int) -> int:
         on_timer=on_timer,
         record=False,
     )
+    send, set_timer = net.send, net.set_timer
     for chain in range(CHAINS):
-        position[chain] = 0
-        net.send("client", "coordinator", "m", chain)
+        send("client", "coordinator", "m", chain)
     return net.run_until(10**12)
 
 
