@@ -4,8 +4,9 @@ the plainest loop that computes the same hit count.
 The trace is the lab's own (its seeded stream draws each gap and each read's XFetch
 draw; every read is of LAX's board, as when the lab opens), made once. `ours` runs
 one of the lab's lanes over it as the lab does (its charts' buckets, its records of
-finished reads for drawing, its XFetch bins); `plainest` is the textbook event loop:
-one heap for arrivals, finished queries and lock polls, a dict for the cache, nothing
+finished reads for drawing, its XFetch bins); `plainest` is the textbook event loop,
+as lean as it comes: the reads walked in their order, a heap for what the simulation
+schedules (finished queries and lock polls), the cached board as two numbers, nothing
 recorded but the counts. Both must give the same hits and queries (checked before
 anything is timed, and by tests/simulators/test_cache_stampede_reference.py).
 
@@ -15,6 +16,7 @@ Run alone: `python -m benchmarks.cache_stampede [--pairs P]`.
 import argparse
 import heapq
 import sys
+from collections import deque
 from math import log
 
 from benchmarks.timing import MIN_PAIRS, Row, paired_rows, render
@@ -67,17 +69,21 @@ def ours(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LIMIT)
 
 
 def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LIMIT):
-    """The textbook event loop for one strategy over the trace: (hits, queries)."""
+    """The textbook event loop for one strategy over the trace: (hits, queries).
+
+    The reads are already in time order, so they are walked as a list and only what
+    the simulation schedules (finished queries, lock polls) goes through a heap,
+    each event due at or before a read handled before it."""
     lock = strategy in ("lock", "xfetch_lock")
     xfetch = strategy in ("xfetch", "xfetch_lock")
+    push, pop = heapq.heappush, heapq.heappop
     first = FIRST_EXPIRY_MS * 1_000
-    value = (first, query_us)  # (expiry, delta) of the one cached board, or None
+    expiry, delta = first, query_us  # of the one cached board (there is always one)
     lock_until = -1
-    running, waiting_db = 0, []
+    running, waiting_db = 0, deque()
     poll = poll_us(query_us)
     hits = queries = seq = 0
-    events = [(t, 1, i, "read", ln_u) for i, (t, _u, ln_u) in enumerate(reads)]
-    heapq.heapify(events)
+    events = []  # (time, seq, done?, polls so far): finished queries and lock polls
 
     def query(t):
         nonlocal running, queries, seq
@@ -86,47 +92,54 @@ def plainest(strategy: str, reads, ttl_us=TTL_US, query_us=QUERY_US, limit=DB_LI
         queries += 1
         if running < limit:
             running += 1
-            heapq.heappush(events, (t + query_us, 0, seq := seq + 1, "done", query_us))
+            seq += 1
+            push(events, (t + query_us, seq, True, 0))
         else:
             waiting_db.append(t)
 
-    while events:
-        t, _prio, _seq, kind, data = heapq.heappop(events)
-        if kind == "done":
-            value = (t + ttl_us, data)
+    def handle(t, done, polls):
+        nonlocal expiry, delta, lock_until, running, seq
+        if done:
+            expiry, delta = t + ttl_us, query_us
             if lock and lock_until > t:
                 lock_until = -1
             running -= 1
             if waiting_db:
-                waiting_db.pop(0)
+                waiting_db.popleft()
                 running += 1
-                heapq.heappush(
-                    events, (t + query_us, 0, seq := seq + 1, "done", query_us)
-                )
-        elif kind == "read":
-            if value is not None and t < value[0]:
-                early = xfetch and -value[1] * data >= value[0] - t
-                if early and (not lock or lock_until <= t):
-                    if lock:
-                        lock_until = t + LOCK_EX_US
-                    query(t)
-                else:
-                    hits += 1
-            elif not lock:
-                query(t)
-            elif lock_until <= t:
-                lock_until = t + LOCK_EX_US
+                seq += 1
+                push(events, (t + query_us, seq, True, 0))
+        elif t < expiry:
+            pass  # a lock waiter served after waiting: not a hit
+        elif lock_until <= t:
+            lock_until = t + LOCK_EX_US
+            query(t)
+        elif polls < MAX_POLLS:
+            seq += 1
+            push(events, (t + poll, seq, False, polls + 1))
+
+    for t, _u, ln_u in reads:
+        while events and events[0][0] <= t:
+            at, _seq, done, polls = pop(events)
+            handle(at, done, polls)
+        if t < expiry:
+            if xfetch and -delta * ln_u >= expiry - t and (not lock or lock_until <= t):
+                if lock:
+                    lock_until = t + LOCK_EX_US
                 query(t)
             else:
-                heapq.heappush(events, (t + poll, 0, seq := seq + 1, "poll", 1))
-        else:  # a lock waiter looks again
-            if value is not None and t < value[0]:
-                pass  # served after waiting: not a hit
-            elif lock_until <= t:
-                lock_until = t + LOCK_EX_US
-                query(t)
-            elif data < MAX_POLLS:
-                heapq.heappush(events, (t + poll, 0, seq := seq + 1, "poll", data + 1))
+                hits += 1
+        elif not lock:
+            query(t)
+        elif lock_until <= t:
+            lock_until = t + LOCK_EX_US
+            query(t)
+        else:
+            seq += 1
+            push(events, (t + poll, seq, False, 1))
+    while events:
+        at, _seq, done, polls = pop(events)
+        handle(at, done, polls)
     return hits, queries
 
 

@@ -8,18 +8,21 @@ The ring is then set against peers that answer the same question, batch with bat
 and one key at a time with one key at a time:
 
 - a plain `bisect` over the sorted token list (owners listed once more at the end, for
-  the wrap past the top token): a list comprehension over all the hashes for a batch,
-  a three-line function called per key otherwise. It is the floor any ring lookup in
-  Python should be compared with;
+  the wrap past the top token): a list comprehension over all the hashes for a batch;
+  one key at a time, `owners[bisect_left(tokens, mmh3.hash(key, 0, False))]` inlined
+  in the caller's loop (no call per key but `mmh3.hash` and `bisect_left`
+  themselves). It is the floor any ring lookup in Python should be compared with;
 - numpy's `searchsorted` over the tokens as an array, for a batch (when numpy is
   installed: the `bench` extra brings it), the hashes read into an array and the
   owners taken back out as the same list of names;
 - uhashring, a maintained consistent-hashing package, one `get_node` call per key (it
-  has no batch call) on a ring of the same shards and virtual nodes.
+  has no batch call) on a ring of the same shards and virtual nodes, given `mmh3.hash`
+  itself as its hash (or its default md5).
 
-Every ratio with a target is the median of interleaved pairs (the peer run, then ours),
-printed with its spread; the plain bisect and numpy peers are checked to give exactly
-our owners before anything is timed.
+Every ratio with a target is the median of interleaved pairs (`timing.paired`: both
+sides warmed, the order alternating A-B-B-A), printed with its spread; the plain
+bisect and numpy peers are checked to give exactly our owners before anything is
+timed.
 """
 
 from binascii import crc_hqx
@@ -63,7 +66,7 @@ LOOKUP_TARGET = 2.0  # × the floor
 BISECT_BATCH_TARGET = 1.0
 NUMPY_TARGET = 1.2
 # One key at a time, ours (hash with the lone-surrogate guard, then the placement's
-# scheme-generic `shard_for`) may cost up to twice a bare three-line bisect function,
+# scheme-generic `shard_for`) may cost up to twice a bare bisect inlined in the loop,
 # and must beat uhashring's `get_node`.
 BISECT_ONE_TARGET = 2.0
 PEER_TARGET = 1.0  # × uhashring
@@ -99,13 +102,11 @@ def bisect_batch(keys: list[str], tokens: list[int], owners: list[str]) -> list[
     return [owners[bisect_left(tokens, h)] for h in hashes]
 
 
-def bisect_one(tokens: list[int], owners: list[str]):
-    """The plain lookup of one key, a function to call per key."""
-
-    def lookup(key: str) -> str:
-        return owners[bisect_left(tokens, mmh3.hash(key, 0, False))]
-
-    return lookup
+def bisect_each(keys: list[str], tokens: list[int], owners: list[str]) -> list[str]:
+    """The plain lookup one key at a time, inlined in the caller's loop: no call per
+    key but `mmh3.hash` and `bisect_left` themselves (names bound locally)."""
+    hash_, find = mmh3.hash, bisect_left
+    return [owners[find(tokens, hash_(key, 0, False))] for key in keys]
 
 
 def numpy_table(ring: RingPlacement):
@@ -187,7 +188,6 @@ def peer_rows(keys: list[str], repeat: int) -> list[Row | str]:
     key at a time against one key at a time; every ratio the median of pairs."""
     ring16 = RingPlacement(SHARDS, 16)
     tokens, owners = bisect_table(ring16)
-    lookup = bisect_one(tokens, owners)
     arrays = None if numpy is None else numpy_table(ring16)
     _check_peers_agree(keys[:20_000], ring16, arrays)
     # One key at a time on rings that never made their batch table, as the lab's
@@ -195,8 +195,9 @@ def peer_rows(keys: list[str], repeat: int) -> list[Row | str]:
     # the instance's __dict__, makes every later attribute read on it slower.
     single16, single256 = RingPlacement(SHARDS, 16), RingPlacement(SHARDS, 256)
     uhash_md5 = HashRing(nodes=SHARDS, vnodes=16)
-    uhash16 = HashRing(nodes=SHARDS, vnodes=16, hash_fn=_peer_murmur)
-    uhash256 = HashRing(nodes=SHARDS, vnodes=256, hash_fn=_peer_murmur)
+    # mmh3.hash itself as the hash (signed, its default: a ring only orders hashes)
+    uhash16 = HashRing(nodes=SHARDS, vnodes=16, hash_fn=mmh3.hash)
+    uhash256 = HashRing(nodes=SHARDS, vnodes=256, hash_fn=mmh3.hash)
     n, pairs, runs = len(keys), max(repeat, MIN_PAIRS), Recorded()
     batch = runs.cpu("ours batch", lambda: ring16.shard_for_many(murmur_many(keys)))
     one = runs.cpu("ours one", lambda: [single16.shard_for(murmur(k), 0) for k in keys])
@@ -205,10 +206,10 @@ def peer_rows(keys: list[str], repeat: int) -> list[Row | str]:
     )
     peers = {
         "bisect batch": (batch, lambda: bisect_batch(keys, tokens, owners)),
-        "bisect one": (one, lambda: [lookup(k) for k in keys]),
-        "uhashring": (one, lambda: [uhash16.get_node(k) for k in keys]),
-        "uhashring md5": (one, lambda: [uhash_md5.get_node(k) for k in keys]),
-        "uhashring 256": (one256, lambda: [uhash256.get_node(k) for k in keys]),
+        "bisect one": (one, lambda: bisect_each(keys, tokens, owners)),
+        "uhashring": (one, lambda: _get_nodes(uhash16, keys)),
+        "uhashring md5": (one, lambda: _get_nodes(uhash_md5, keys)),
+        "uhashring 256": (one256, lambda: _get_nodes(uhash256, keys)),
     }
     if arrays is not None:
         peers["numpy"] = (batch, lambda: numpy_batch(keys, *arrays))
@@ -252,7 +253,9 @@ def peer_rows(keys: list[str], repeat: int) -> list[Row | str]:
             )
         )
     rows += [
-        peer("peer: plain bisect, one key at a time (3-line function)", "bisect one"),
+        peer(
+            "peer: plain bisect, one key at a time (inlined in the loop)", "bisect one"
+        ),
         peer("peer: uhashring get_node (mmh3)", "uhashring"),
         peer("peer: uhashring get_node (md5, its default hash)", "uhashring md5"),
         peer("peer: uhashring get_node (mmh3, 256 vnodes)", "uhashring 256"),
@@ -358,8 +361,10 @@ def rebalance_rows(count: int, repeat: int) -> list[Row | str]:
     return rows
 
 
-def _peer_murmur(key: str) -> int:
-    return mmh3.hash(key, 0, False)
+def _get_nodes(ring: HashRing, keys: list[str]) -> list[str]:
+    """uhashring one key at a time, its method bound once, as a caller's loop would."""
+    get_node = ring.get_node
+    return [get_node(key) for key in keys]
 
 
 def _check_batches_agree(keys, *placements) -> None:
@@ -378,10 +383,9 @@ def _check_peers_agree(keys, ring: RingPlacement, arrays) -> None:
     """The plain bisect and numpy peers place every key where our ring does."""
     ours = ring.shard_for_many(murmur_many(keys))
     tokens, owners = bisect_table(ring)
-    lookup = bisect_one(tokens, owners)
     answers = {
         "plain bisect, batch": bisect_batch(keys, tokens, owners),
-        "plain bisect, one key at a time": [lookup(k) for k in keys],
+        "plain bisect, one key at a time": bisect_each(keys, tokens, owners),
     }
     if arrays is not None:
         answers["numpy"] = numpy_batch(keys, *arrays)

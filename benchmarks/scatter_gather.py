@@ -13,11 +13,15 @@ Run alone: `python -m benchmarks.scatter_gather [--queries Q] [--pairs P]`.
 
 import argparse
 import sys
+from math import exp
+from statistics import NormalDist
 
 from benchmarks.timing import MIN_PAIRS, Row, paired_rows, render
 from simulators.engine.rng import make_rng
 from simulators.labs.scatter_gather.latency import (
-    latency_us,
+    MEDIAN_US,
+    SIGMA,
+    TINY_U,
     measure_maxima,
     nearest_rank,
 )
@@ -33,11 +37,23 @@ def ours(queries: int) -> list[int]:
 
 
 def plain(queries: int) -> list[int]:
-    """The plainest loop: every answer's latency, the largest of each query, sorted."""
+    """The plainest loop: every answer's latency, the largest of each query, sorted.
+
+    The latency (`latency_us`: median × e^(sigma × Φ⁻¹(u)), whole µs) is inlined in
+    the loop, as someone writing the loop would: no call per answer but the inverse
+    normal CDF itself."""
     rng = make_rng(1, "bench:scatter")
-    maxima = []
-    for _ in range(queries):
-        maxima.append(max(latency_us(rng.random()) for _ in range(SHARDS)))
+    random, inv_cdf = rng.random, NormalDist().inv_cdf
+    shards = range(SHARDS)
+    maxima = [
+        max(
+            [
+                round(MEDIAN_US * exp(SIGMA * inv_cdf(random() or TINY_U)))
+                for _ in shards
+            ]
+        )
+        for _ in range(queries)
+    ]
     maxima.sort()
     return maxima
 

@@ -49,32 +49,6 @@ def medians(cases: dict[str, Callable[[], object]], repeat: int) -> dict[str, Ti
     return {name: median(times) for name, times in runs.items()}
 
 
-def against_floor(
-    floors: dict[str, Callable[[], object]],
-    cases: dict[str, Callable[[], object]],
-    repeat: int,
-) -> tuple[dict[str, Timing], dict[str, float]]:
-    """Median timing of every floor and case, and each case's median ratio to the floor.
-
-    In every round each floor variant is timed just before each case and the fastest
-    counts, so a slow spell of a shared machine weighs on both sides of a ratio alike.
-    """
-    runs: dict[str, list[Timing]] = {name: [] for name in [*floors, *cases]}
-    ratios: dict[str, list[float]] = {name: [] for name in cases}
-    for _ in range(repeat):
-        for name, work in cases.items():
-            floor = min(_timed(runs, f, floors[f]).cpu for f in floors)
-            ratios[name].append(_timed(runs, name, work).cpu / floor)
-    timings = {name: median(times) for name, times in runs.items()}
-    return timings, {name: statistics.median(r) for name, r in ratios.items()}
-
-
-def _timed(runs: dict[str, list[Timing]], name: str, work: Callable[[], object]):
-    timing = time_once(work)
-    runs[name].append(timing)
-    return timing
-
-
 @dataclass(frozen=True)
 class Row:
     """One line of the results table."""
@@ -166,11 +140,12 @@ def _plain(cells: list[str], widths: list[int]) -> str:
 
 @dataclass(frozen=True)
 class Paired:
-    """A ratio measured as interleaved pairs: each case run just after its peer.
+    """A ratio measured as interleaved pairs (`paired`: both sides warmed, the order
+    alternating A-B-B-A).
 
-    `ratios` are case/peer, one per pair; the verdict uses their median, and the
-    spread (lowest and highest) is printed beside it, so a reader sees whether a
-    pass rests on a stall of one side.
+    `ratios` are case/peer, one per pair, in the order they ran; the verdict uses
+    their median, and the spread (lowest and highest) is printed beside it, so a
+    reader sees whether a pass rests on a stall of one side.
     """
 
     ratios: tuple[float, ...]
@@ -186,18 +161,71 @@ class Paired:
 
 
 MIN_PAIRS = 5
-WARM_UP = 8  # calls before CPython 3.11 specializes a function's bytecode (paired_rows)
+# Calls of each side before the first timed one: CPython 3.11 specializes a function's
+# bytecode only from its 8th call, so a side whose loop is one call a run (a bare
+# engine's `run_until`) would otherwise be timed cold in the first pairs while a side
+# that calls its loop several times a run is timed warm (two-phase-commit read 2.0x
+# cold, 2.4x warm).
+WARM_UP = 8
+
+
+class Measure:
+    """One side of a pair: `work`, and `measure`, which runs it once and returns what
+    that run cost (seconds, or any cost where smaller is better).
+
+    It counts its runs, so that `warm` can bring it to `WARM_UP` runs before its
+    first timed one however many pairings it takes part in."""
+
+    def __init__(self, work: Callable[[], object], measure: Callable[[], float]):
+        self.work, self._measure, self.runs = work, measure, 0
+
+    def __call__(self) -> float:
+        self.runs += 1
+        return self._measure()
+
+    def warm(self, runs: int = WARM_UP) -> None:
+        """Run the work, untimed, until it has run `runs` times in all."""
+        while self.runs < runs:
+            self.runs += 1
+            self.work()
+
+
+def cpu_of(work: Callable[[], object]) -> Measure:
+    """A measure of `work` for `paired`: the CPU seconds of one call (`time_once`)."""
+    return Measure(work, lambda: time_once(work).cpu)
+
+
+def warm(side: Callable[[], float], runs: int = WARM_UP) -> None:
+    """Bring one side of a pair to `runs` calls: a `Measure` (or anything with a
+    `warm` method) runs its work untimed; a bare callable is called and its result
+    dropped, `runs` times."""
+    if hasattr(side, "warm"):
+        side.warm(runs)
+    else:
+        for _ in range(runs):
+            side()
 
 
 def paired(
     case: Callable[[], float], peer: Callable[[], float], pairs: int = MIN_PAIRS
 ) -> Paired:
-    """Run `peer` then `case` `pairs` times (at least MIN_PAIRS); each returns the
-    measure of its run (seconds, or any cost where smaller is better)."""
+    """The ratio case/peer as `pairs` pairs (at least MIN_PAIRS); each side returns
+    the measure of its run (seconds, or any cost where smaller is better).
+
+    Both sides are warmed first (`WARM_UP` calls each, the peer's first), and the
+    order alternates A-B-B-A: pair 0 runs the peer then the case, pair 1 the case
+    then the peer, and so on, so neither side always runs first (after the other's
+    garbage, in the other's caches, on the machine's fresher or staler moment)."""
+    warm(peer)
+    warm(case)
     ratios = []
-    for _ in range(max(pairs, MIN_PAIRS)):
-        before = peer()
-        ratios.append(case() / before)
+    for i in range(max(pairs, MIN_PAIRS)):
+        if i % 2 == 0:
+            before = peer()
+            ratios.append(case() / before)
+        else:
+            after = case()
+            ratios.append(after / peer())
     return Paired(tuple(ratios))
 
 
@@ -328,30 +356,47 @@ class Recorded:
 
     `recorded.cpu(name, work)` is a measure for `paired`: it times one call of `work`
     with `time_once`, keeps the timing under `name` and returns its CPU seconds; a
-    work measured in several pairings keeps all its runs. `timing(name)` is the median.
+    work measured in several pairings keeps all its runs (its untimed warm-up runs are
+    not kept). `timing(name)` is the median.
     """
 
     def __init__(self) -> None:
         self.runs: dict[str, list[Timing]] = {}
 
-    def cpu(self, name: str, work: Callable[[], object]) -> Callable[[], float]:
-        """A measure of `work` for `paired`, recording each run under `name`."""
+    def cpu(self, name: str, work: Callable[[], object]) -> Measure:
+        """A measure of `work` for `paired`, recording each timed run under `name`."""
 
         def measure() -> float:
             timing = time_once(work)
             self.runs.setdefault(name, []).append(timing)
             return timing.cpu
 
-        return measure
+        return Measure(work, measure)
 
-    def fastest(self, *measures: Callable[[], float]) -> Callable[[], float]:
+    def fastest(self, *measures: Callable[[], float]) -> Measure:
         """A measure that runs each of `measures` in turn and returns the least:
-        a floor with several variants (as `against_floor` takes its fastest)."""
-        return lambda: min(measure() for measure in measures)
+        a floor with several variants, the fastest counting.
+        Warming it warms each variant."""
+        return _Fastest(measures)
 
     def timing(self, name: str) -> Timing:
         """The median timing of every run recorded under `name`."""
         return median(self.runs[name])
+
+
+class _Fastest(Measure):
+    """The least of several measures' runs, as one measure (`Recorded.fastest`)."""
+
+    def __init__(self, measures: tuple[Callable[[], float], ...]) -> None:
+        self.measures = measures
+        super().__init__(
+            lambda: [getattr(m, "work", m)() for m in measures],
+            lambda: min(measure() for measure in measures),
+        )
+
+    def warm(self, runs: int = WARM_UP) -> None:
+        for measure in self.measures:
+            warm(measure, runs)
 
 
 def paired_rows(
@@ -362,26 +407,18 @@ def paired_rows(
     items: int,
     target: float,
     pairs: int = MIN_PAIRS,
-    warm: Callable[[], object] | None = None,
 ) -> list[Row | str]:
-    """A section of one row: `case` over `peer` in CPU time as interleaved pairs, the
-    median case timing beside it, passed when the median ratio is at most `target`.
-
-    `warm`, when given, runs both sides on a small workload `WARM_UP` times first:
-    CPython 3.11 specializes a function's bytecode only from its 8th call, so a side
-    whose loop is one call a run (a bare engine's `run_until`) would otherwise be timed
-    cold in every pair of a short run, while a side that calls its loop several times
-    a run is timed warm (two-phase-commit read 2.0x cold, 2.4x warm)."""
-    if warm is not None:
-        for _ in range(WARM_UP):
-            warm()
+    """A section of one row: `case` over `peer` in CPU time as pairs (`paired`: both
+    sides warmed, A-B-B-A), the median case timing beside it, passed when the median
+    ratio is at most `target`; the title ends with the machine's load."""
     timings: list[Timing] = []
 
     def timed_case() -> float:
         timings.append(time_once(case))
         return timings[-1].cpu
 
-    ratio = paired(timed_case, lambda: time_once(peer).cpu, pairs)
+    ratio = paired(Measure(case, timed_case), cpu_of(peer), pairs)
     middle = sorted(timings, key=lambda t: t.cpu)[len(timings) // 2]
     passed = ratio.median <= target
-    return [title, Row(what, middle, items, ratio.text(), f"≤ {target:g}x", passed)]
+    row = Row(what, middle, items, ratio.text(), f"≤ {target:g}x", passed)
+    return [f"{title} ({machine_load()})", row]

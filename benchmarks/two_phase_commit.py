@@ -15,7 +15,7 @@ chains as the three clients keep about three transactions going, and firing the 
 number of timers, with handlers that do nothing but keep the chains going. The ratio
 (ours / bare, CPU time, median of interleaved pairs) is what the protocol's own work
 costs on top of moving its events; the target is at most 2x. Both sides are warmed
-up first (`warm_up`, run by `timing.paired_rows`): CPython 3.11 specializes a
+up first and the pairs alternate A-B-B-A (`timing.paired`): CPython 3.11 specializes a
 function's bytecode only from its 8th call, and the bare run calls `Network.run_until`
 once, so without it the first seven bare runs (every pair of a default run) ran that
 loop unspecialized, about 15% slower, while ours (`Cluster.run_until`, five calls a
@@ -55,23 +55,26 @@ def bare(messages: int, timers: int) -> int:
     """`messages` messages in three chains and `timers` timers on the bare Network;
     returns the events it ran."""
     queue = EventQueue()
-    left = {"messages": messages - CHAINS, "timers": timers}
-    position = {}
+    messages_left, timers_left = messages - CHAINS, timers
+    position = [0] * CHAINS
 
     def on_message(message) -> None:
-        if left["timers"] > 0:
-            left["timers"] -= 1
-            net.set_timer(message.dst, 5, "t", None)
-        if left["messages"] > 0:
-            left["messages"] -= 1
-            step = position[message.payload] = (position[message.payload] + 1) % 6
+        nonlocal messages_left, timers_left
+        if timers_left > 0:
+            timers_left -= 1
+            set_timer(message.dst, 5, "t", None)
+        if messages_left > 0:
+            messages_left -= 1
+            chain = message.payload
+            step = position[chain] = (position[chain] + 1) % 6
             src, dst = ROUTE[step]
-            net.send(src, dst, "m", message.payload)
+            send(src, dst, "m", chain)
 
     def on_timer(node, kind, payload) -> None:
-        if left["timers"] > 0:  # more timers than messages: timers chain too
-            left["timers"] -= 1
-            net.set_timer(node, 5, "t", None)
+        nonlocal timers_left
+        if timers_left > 0:  # more timers than messages: timers chain too
+            timers_left -= 1
+            set_timer(node, 5, "t", None)
 
     net = Network(
         queue,
@@ -82,16 +85,10 @@ def bare(messages: int, timers: int) -> int:
         on_timer=on_timer,
         record=False,
     )
+    send, set_timer = net.send, net.set_timer
     for chain in range(CHAINS):
-        position[chain] = 0
-        net.send("client", "coordinator", "m", chain)
+        send("client", "coordinator", "m", chain)
     return net.run_until(10**12)
-
-
-def warm_up() -> None:
-    """Both sides on a small workload (`paired_rows` runs it until they are warm)."""
-    bare(60, 60)
-    ours(20)
 
 
 def two_phase_rows(transfers: int, pairs: int) -> list[Row | str]:
@@ -112,7 +109,6 @@ def two_phase_rows(transfers: int, pairs: int) -> list[Row | str]:
         transfers,
         TARGET,
         pairs,
-        warm=warm_up,
     )
 
 

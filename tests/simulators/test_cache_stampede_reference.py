@@ -1,7 +1,8 @@
 """cache-stampede: the lab's lanes agree with the textbook event loop.
 
-`benchmarks/cache_stampede.py` holds the plainest loop (one heap, a dict, nothing
-recorded but counts) the benchmark times the lanes against; written independently of
+`benchmarks/cache_stampede.py` holds the plainest loop (the reads walked in order, a
+heap for finished queries and lock polls, nothing recorded but counts) the benchmark
+times the lanes against; written independently of
 `sim.py`, it must count the same hits and queries on the same trace, for every
 strategy, under queueing, short lifetimes and the lock's polling.
 """
