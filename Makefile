@@ -70,7 +70,7 @@ test: install other-pythons browser jscheck
 	bash .ci/ensure-postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not $(ALONE)"
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not ($(ALONE))"
 	$(PY) -m pytest -m "$(ALONE)"
 	bash .ci/other-pythons test
 
