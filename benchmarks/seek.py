@@ -113,6 +113,7 @@ def measure(slug: str, lengths: tuple, seeks: int, loads: int) -> dict:
             "work": timeline._work[-1],
             "stored": len(stored),
             "room": store_room(slug, timeline, stored, f"p-bench{count}"),
+            "stored_bytes": stored_bytes(f"p-bench{count}"),
             "seeks_ms": [],
             "loads_s": [],
         }
@@ -168,6 +169,22 @@ def store_room(
         )
         have.update(new)
     return record.id
+
+
+def stored_bytes(room_id: str) -> int:
+    """What the room's checkpoints and their parts take in the database."""
+    from django.db.models import Sum
+    from django.db.models.functions import Length
+
+    from playground.models import CheckpointPart, CheckpointRecord
+
+    return sum(
+        model.objects.filter(room_id=room_id).aggregate(bytes=Sum(Length("data")))[
+            "bytes"
+        ]
+        or 0
+        for model in (CheckpointRecord, CheckpointPart)
+    )
 
 
 def run_lab(
@@ -244,7 +261,8 @@ def seek_rows(
             rows.append(
                 Row(
                     f"{slug}, {count:,} actions: cold load "
-                    f"({result['stored']:,} stored checkpoints)",
+                    f"({result['stored']:,} stored checkpoints, "
+                    f"{result['stored_bytes'] / 1e6:.1f} MB with their parts)",
                     Timing(middle, middle),
                     None,
                     f"median {1000 * middle:.0f} ms, worst {1000 * loads_s[-1]:.0f} ms",
