@@ -38,6 +38,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
 django.setup()
 
+from benchmarks import seek_live  # noqa: E402
 from benchmarks.timing import Row, Timing, machine_load, render  # noqa: E402
 from playground.history import Entry, History  # noqa: E402
 from simulators.engine.declaration import ActionError  # noqa: E402
@@ -112,6 +113,7 @@ def measure(slug: str, lengths: tuple, seeks: int, loads: int) -> dict:
             "work": timeline._work[-1],
             "stored": len(stored),
             "room": store_room(slug, timeline, stored, f"p-bench{count}"),
+            "stored_bytes": stored_bytes(f"p-bench{count}"),
             "seeks_ms": [],
             "loads_s": [],
         }
@@ -169,24 +171,68 @@ def store_room(
     return record.id
 
 
-def run_lab(slug: str, lengths: tuple, seeks: int, loads: int) -> dict:
-    """`measure` in a fresh process with a fresh database of its own."""
+def stored_bytes(room_id: str) -> int:
+    """What the room's checkpoints and their parts take in the database."""
+    from django.db.models import Sum
+    from django.db.models.functions import Length
+
+    from playground.models import CheckpointPart, CheckpointRecord
+
+    return sum(
+        model.objects.filter(room_id=room_id).aggregate(bytes=Sum(Length("data")))[
+            "bytes"
+        ]
+        or 0
+        for model in (CheckpointRecord, CheckpointPart)
+    )
+
+
+def run_lab(
+    slug: str, lengths: tuple, seeks: int, loads: int, live_seeks: int = 0
+) -> dict:
+    """`measure` in a fresh process with a fresh database of its own; then, with
+    `live_seeks`, the same stored rooms served by a fresh daphne and sought in over
+    websockets (`benchmarks.seek_live`: each length's result gets "live")."""
     with tempfile.TemporaryDirectory() as var:
         os.environ["PLAYGROUND_VAR_DIR"] = var
+        if live_seeks:  # a server's database and static files, as `make run` has
+            seek_live.prepare(var)
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(1, mp_context=context) as pool:
-            return pool.submit(measure, slug, lengths, seeks, loads).result()
+            results = pool.submit(measure, slug, lengths, seeks, loads).result()
+        if live_seeks:
+            rooms = {count: results[count]["room"] for count in lengths}
+            live = seek_live.measure(var, slug, rooms, live_seeks)
+            for count in lengths:
+                results[count]["live"] = live[count]
+        return results
 
 
 def seek_rows(
-    lengths=LENGTHS, seeks: int = SEEKS, loads: int = LOADS, labs=None
+    lengths=LENGTHS,
+    seeks: int = SEEKS,
+    loads: int = LOADS,
+    labs=None,
+    live_seeks: int = seek_live.SEEKS,
 ) -> list:
+    """The in-memory rows of every lab, then (with `live_seeks`) the end-to-end
+    ones, over the websocket, on the same rooms loaded from the store."""
     rows: list = [
         f"Seek ({seeks:,} seeded seeks per length, wall time) and cold load (median "
         f"of {loads}), the lengths measured side by side ({machine_load()})"
     ]
+    live: list = [
+        f"Seek end to end over the websocket, in the same rooms stored and served by "
+        f"a fresh daphne: cold join, then {live_seeks:,} seeded seeks per length in "
+        f"the room loaded cold, then {live_seeks:,} more warm, the lengths taking "
+        f"turns ({machine_load()})"
+    ]
     for slug in labs or sorted(LABS):
-        results = run_lab(slug, tuple(lengths), seeks, loads)
+        results = run_lab(slug, tuple(lengths), seeks, loads, live_seeks)
+        if live_seeks:
+            live += seek_live.live_rows(
+                slug, {n: results[n]["live"] for n in lengths}, tuple(lengths)
+            )
         first_p99 = percentile(results[lengths[0]]["seeks_ms"], 0.99)
         for count in lengths:
             result = results[count]
@@ -215,7 +261,8 @@ def seek_rows(
             rows.append(
                 Row(
                     f"{slug}, {count:,} actions: cold load "
-                    f"({result['stored']:,} stored checkpoints)",
+                    f"({result['stored']:,} stored checkpoints, "
+                    f"{result['stored_bytes'] / 1e6:.1f} MB with their parts)",
                     Timing(middle, middle),
                     None,
                     f"median {1000 * middle:.0f} ms, worst {1000 * loads_s[-1]:.0f} ms",
@@ -223,21 +270,34 @@ def seek_rows(
                     middle < LOAD_TARGET_S if count >= 10_000 else None,
                 )
             )
-    return rows
+    return rows + live if live_seeks else rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.seek")
-    parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 only")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="1,000 and 10,000 actions only, 100 seeks over the websocket",
+    )
     parser.add_argument("--lengths", help="comma-separated history lengths")
     parser.add_argument("--labs", help="comma-separated lab slugs (default: all)")
+    parser.add_argument(
+        "--live-seeks",
+        type=int,
+        help=f"seeks per length and phase over the websocket (default "
+        f"{seek_live.SEEKS}, --quick 100; 0: none)",
+    )
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args(argv)
     labs = args.labs.split(",") if args.labs else None
     lengths = LENGTHS[:2] if args.quick else LENGTHS
     if args.lengths:
         lengths = tuple(int(n) for n in args.lengths.split(","))
-    rows = seek_rows(lengths, labs=labs)
+    live_seeks = args.live_seeks
+    if live_seeks is None:
+        live_seeks = 100 if args.quick else seek_live.SEEKS
+    rows = seek_rows(lengths, labs=labs, live_seeks=live_seeks)
     print(render(rows, markdown=args.markdown))
     return 0 if all(isinstance(r, str) or r.passed is not False for r in rows) else 1
 

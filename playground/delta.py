@@ -21,27 +21,65 @@ from typing import Any
 PATCH_SHARE = 0.5
 
 
-def diff(old: Any, new: Any, path: list | None = None, out: list | None = None) -> list:
-    """The operations that turn `old` into `new` (JSON-like values)."""
+def diff(
+    old: Any,
+    new: Any,
+    path: list | None = None,
+    out: list | None = None,
+    within: list[float] | None = None,
+) -> list:
+    """The operations that turn `old` into `new` (JSON-like values).
+
+    `within`: a one-item list holding how many characters the operations' JSON may
+    take; each operation takes at least its `_least_chars` from it, and `TooLong` is
+    raised as soon as it runs out (a frame whose patch could not be sent stops early).
+    """
     path = [] if path is None else path
     out = [] if out is None else out
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
             if key not in new:
-                out.append(["d", [*path, key]])
+                _add(out, ["d", [*path, key]], within)
         for key, value in new.items():
             if key not in old:
-                out.append(["s", [*path, key], value])
+                _add(out, ["s", [*path, key], value], within)
             elif not _same(old[key], value):
-                diff(old[key], value, [*path, key], out)
+                diff(old[key], value, [*path, key], out, within)
         return out
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for index, (a, b) in enumerate(zip(old, new, strict=True)):
             if not _same(a, b):
-                diff(a, b, [*path, index], out)
+                diff(a, b, [*path, index], out, within)
         return out
-    out.append(["s", path, new])
+    _add(out, ["s", path, new], within)
     return out
+
+
+class TooLong(Exception):
+    """The operations would take more characters than `diff` was given."""
+
+
+def _add(out: list, operation: list, within: list[float] | None) -> None:
+    out.append(operation)
+    if within is not None:
+        within[0] -= _least_chars(operation)
+        if within[0] < 0:
+            raise TooLong
+
+
+def _least_chars(operation: list) -> int:
+    """At most the length of `operation` in compact JSON, and of the comma after it
+    in a list of them: `["s",[`, the path, `],`, the value, `]`, `,` (a string at
+    least its characters and quotes, any other step or value at least one)."""
+    chars = 10 + max(0, len(operation[1]) - 1)  # brackets, the kind, commas
+    for step in operation[1]:
+        chars += len(step) + 2 if isinstance(step, str) else 1
+    if len(operation) == 3:
+        value = operation[2]
+        chars += len(value) + 2 if isinstance(value, str) else 1
+    else:
+        chars -= 2  # ["d",[...]]: no value, nor the comma before it
+    return chars
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -77,7 +115,11 @@ def frame_body(previous: dict | None, snapshot: dict, snapshot_text: str) -> dic
     """`{"snapshot": ...}` or, when clearly smaller, `{"patch": [...]}`."""
     if previous is None:
         return {"snapshot": snapshot}
-    operations = diff(previous, snapshot)
+    most = PATCH_SHARE * len(snapshot_text)
+    try:  # a patch that could not be sent is not worked out to its end
+        operations = diff(previous, snapshot, within=[most + 1])
+    except TooLong:
+        return {"snapshot": snapshot}
     if not operations:
         return {"patch": []}
     size = len(json.dumps(operations, separators=(",", ":")))

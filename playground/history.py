@@ -15,10 +15,12 @@ most about 5 ms of work) and kept within `CHECKPOINT_BYTES` by thinning out ever
 one when the budget is exceeded (after which new ones are taken half as often, so they
 stay evenly spread). Declared work, never the clock: the same history has its
 checkpoints at the same places in every process, however busy the machine was while it
-was built. Every `STORED_CHECKPOINT_WORK` units one is also stored with the room
-(`unstored`, written by the room), and a room loaded from the database is `outlined`
-from its log, then `materialized` from its last stored checkpoint. The spacing was
-chosen by measurement: docs/benchmarks.md, "Seek and cold load". The state after a
+was built. Every `STORED_CHECKPOINT_WORK` units (as often) one is also stored with
+the room (`unstored`, written by the room), and a room loaded from the database is
+`outlined` from its log, then `materialized` from its last stored checkpoint; the
+others are read from the store when a seek first starts from one, so a room loaded
+cold seeks as it did before it left memory. The spacing was chosen by measurement:
+docs/benchmarks.md, "Seek and cold load". The state after a
 seek is, by construction, the replay of `history[:cursor]` from a fresh lab with the
 room's seed.
 
@@ -34,6 +36,7 @@ import bisect
 import gc
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,15 +51,16 @@ from simulators.labs import LABS
 SEEK = "seek"
 CHECKPOINT_WORK = 5_000  # declared units of replay work between checkpoints (~5 ms)
 CHECKPOINT_BYTES = 64 * 1024 * 1024
-# declared work between the checkpoints stored with a room (playground/store.py): a
-# room loads from the last one and replays at most about this much (~40 ms), less
-# than a replay sent to a worker process (PLAYGROUND_REPLAY_PROCESS_UNITS): loading a
-# room stays in a thread, without a process to start or a history to send both ways
-# (PLAYGROUND_STORED_CHECKPOINT_WORK in the environment sets it: tests make it small)
+# declared work between the checkpoints stored with a room (playground/store.py): as
+# in memory, so that a seek in a room loaded from the store replays as little as in
+# the room that stored it (at 40,000, a seek after a load replayed up to 40 ms where
+# the same room before had replayed 5: docs/benchmarks.md, "Seek end to end"); a
+# room loads from the last one, in a thread, and reads the others when a seek needs
+# them (PLAYGROUND_STORED_CHECKPOINT_WORK in the environment sets it: tests change it)
 STORED_CHECKPOINT_WORK = int(
-    os.environ.get("PLAYGROUND_STORED_CHECKPOINT_WORK", 40_000)
+    os.environ.get("PLAYGROUND_STORED_CHECKPOINT_WORK", CHECKPOINT_WORK)
 )
-UNSTORED_KEPT = 4  # stored checkpoints waiting to be written, at most
+UNSTORED_KEPT = 32  # stored checkpoints waiting to be written, at most
 MAX_FORKS_KEPT = 8
 # A timeline lists at most this many moments, around the cursor (`History.as_dict`).
 MOMENTS_SENT = 200
@@ -104,9 +108,13 @@ class History:
         self.forks: list[dict] = []  # branches left behind: {id, at, length, actions}
         self._forked = 0  # forks ever made: each one's id, stable while others come
         self._indexes: list[int] = []  # checkpoint positions, sorted
-        self._pickles: dict[int, bytes] = {}
+        self._pickles: dict[int, bytes] = {}  # those held here (not `_unread`)
         self._refs: dict[int, tuple[bytes, ...]] = {}  # the parts each refers to
-        self._bytes = 0  # of every checkpoint's pickle
+        self._bytes = 0  # of every checkpoint's pickle held
+        # checkpoints stored with the room and not read yet (`outlined`): position ->
+        # the log seq they are stored under, read by `fetch(seq)` when first needed
+        self._unread: dict[int, int] = {}
+        self.fetch: Callable[[int], bytes | None] | None = None
         self.parts = Parts()  # what checkpoints share (playground/checkpoints.py)
         self._last = 0  # where the last checkpoint was taken (0: the fresh lab)
         self._spacing = CHECKPOINT_WORK  # doubles each time the budget thins them
@@ -120,6 +128,11 @@ class History:
         self.costs = lab_class.cost_model(lab_class)
         self._work = [0]
         self._scales = [self.costs.scale]
+
+    def __getstate__(self) -> dict:
+        # `fetch` reads this process's database: a history sent to a worker process
+        # (`materialized`) goes without it, and the room sets it again
+        return {**self.__dict__, "fetch": None}
 
     @property
     def length(self) -> int:
@@ -319,11 +332,14 @@ class History:
         from its sparser stored checkpoints) leaves one there.
         """
         where, start = self._replay_start(to)
+        lab = None
+        while where == "checkpoint" and lab is None:
+            lab = self._restore(start)
+            if lab is None:  # a stored one that could not be read: gone now
+                where, start = self._replay_start(to)
         if where == "here":
             lab = self.lab
-        elif where == "checkpoint":
-            lab = self.parts.loads(self._pickles[start])
-        else:
+        elif where == "fresh":
             lab = new_lab(self.lab_class, self.seed)
         last = start
         for position in range(start + 1, to + 1):
@@ -331,19 +347,65 @@ class History:
             lab.apply(entry.name, entry.args)
             if self._work[position] - self._work[last] >= self._spacing:
                 last = position
-                if position not in self._pickles and position != to:
+                if position not in self._refs and position != to:
                     self._checkpoint(position, lab)
         return lab
 
+    def _restore(self, position: int) -> Lab | None:
+        """The lab of the checkpoint at `position`; None if it was stored with the
+        room and cannot be read (it is forgotten: a seek then replays from an
+        earlier one, and the state is the same)."""
+        data = self._pickles.get(position)
+        if data is not None:
+            return self.parts.loads(data)
+        data = self._read(position)
+        try:
+            return None if data is None else self.parts.loads(data)
+        except Exception:
+            logging.getLogger(__name__).exception(
+                "a stored checkpoint could not be read; replaying from another"
+            )
+            self._forget(position)
+            return None
+
+    def _read(self, position: int) -> bytes | None:
+        """Read the stored checkpoint at `position` into memory: its pickle, or None
+        when it cannot be read (then it is forgotten)."""
+        seq = self._unread.pop(position)
+        try:
+            data = self.fetch(seq) if self.fetch is not None else None
+        except Exception:
+            logging.getLogger(__name__).exception(
+                "the checkpoint stored after entry %d could not be read", seq
+            )
+            data = None
+        if data is None:
+            self._unread[position] = seq
+            self._forget(position)
+            return None
+        self._pickles[position] = data
+        self._bytes += len(data)
+        self._thin()
+        return data
+
+    def _forget(self, position: int) -> None:
+        """Drop the checkpoint at `position`, and its place among the others."""
+        self._drop(position)
+        self._indexes.remove(position)
+
     def _checkpoint(self, position: int, lab: Lab) -> None:
         """Keep a checkpoint of `lab`, the state at `position`."""
-        if position in self._pickles:
+        if position in self._refs:
             return
         data, keys = self.parts.dumps(lab)
         self._pickles[position] = data
         self._refs[position] = keys
         self._bytes += len(data)
         bisect.insort(self._indexes, position)
+        self._thin()
+
+    def _thin(self) -> None:
+        """Keep the checkpoints held within `CHECKPOINT_BYTES`."""
         while self._bytes > CHECKPOINT_BYTES:
             if len(self._indexes) <= 1:
                 for index in self._indexes:
@@ -357,7 +419,8 @@ class History:
 
     def _drop(self, position: int) -> None:
         """Forget the checkpoint at `position` (the caller fixes `_indexes`)."""
-        self._bytes -= len(self._pickles.pop(position))
+        if self._unread.pop(position, None) is None:
+            self._bytes -= len(self._pickles.pop(position))
         self.parts.release(self._refs.pop(position))
 
     def _to_store(self, entry: Entry | None) -> None:
@@ -365,7 +428,7 @@ class History:
         if entry is None or entry.seq <= 0:
             return  # not from a room's log: nothing to store it with
         data = self._pickles.get(self.cursor)
-        if data is None:
+        if data is None:  # none here (or one stored already, not read)
             data, keys = self.parts.dumps(self.lab)
             parts = [self.parts.objects[key] for key in keys]
             self.parts.release(keys)  # held by the list below, not by a checkpoint
@@ -398,6 +461,7 @@ class History:
         clone._indexes = list(self._indexes)
         clone._pickles = dict(self._pickles)  # bytes: shared, never changed
         clone._refs = dict(self._refs)
+        clone._unread = dict(self._unread)  # read from the room they are stored with
         clone.parts = self.parts.copy()
         clone.unstored = []
         clone.costs = self.lab_class.cost_model(self.lab_class)
@@ -465,8 +529,9 @@ def outlined(
     slug: str,
     seed: int,
     entries: list[Entry],
-    stored: dict[int, tuple[bytes, tuple[bytes, ...]]],
+    stored: dict[int, tuple[bytes | None, tuple[bytes, ...]]],
     parts: dict[bytes, bytes],
+    fetch: Callable[[int], bytes | None] | None = None,
 ) -> History:
     """A stored room's history without its lab yet: `materialized` makes that.
 
@@ -475,6 +540,11 @@ def outlined(
     the current branch become the history's checkpoints (a checkpoint taken after
     entry `seq` is the state at that entry's place on the branch through it). What
     is left is the replay from the last of them to the cursor (`replay_work`).
+
+    `stored` maps a seq to `(pickle, part keys)`; a pickle of None is read by
+    `fetch(seq)` when first needed (a seek that starts there), and the last one
+    before the cursor now, so a room loaded from the store seeks from checkpoints as
+    close together as the room that stored them had, and reads only those it uses.
     """
     history = History(LABS[slug], seed)
     costs = history.costs
@@ -510,18 +580,26 @@ def outlined(
     history.parts.stored = parts
     for seq, (data, keys) in stored.items():
         position = where.get(seq)
-        if position is None or position in history._pickles:
+        if position is None or position in history._refs:
             continue  # taken on a branch since left behind
-        history._pickles[position] = data
+        if data is None:
+            history._unread[position] = seq
+        else:
+            history._pickles[position] = data
+            history._bytes += len(data)
         history._refs[position] = keys
-        history._bytes += len(data)
         history.parts.hold(keys)
         history._indexes.append(position)
     history._indexes.sort()
     history._last = history._stored_last = (
         history._indexes[-1] if history._indexes else 0
     )
-    return history
+    history.fetch = fetch
+    while True:  # the one `materialized` starts from, read (or those that fail, gone)
+        slot = bisect.bisect_right(history._indexes, history.cursor) - 1
+        base = history._indexes[slot] if slot >= 0 else 0
+        if base not in history._unread or history._read(base) is not None:
+            return history
 
 
 def replay_work(history: History) -> int:

@@ -164,8 +164,10 @@ class CheckpointRecord(models.Model):
     """The lab as it was after one logged action, pickled with its parts as keys.
 
     Taken every `STORED_CHECKPOINT_WORK` units of declared work (playground/history.py),
-    so loading a room replays only what came after the last one. A cache of the log:
-    a missing or unreadable checkpoint only means more replay.
+    so loading a room replays only what came after the last one, and a seek after a
+    load only what came after the one before it (`data`, zlib-compressed, is read when
+    first needed). A cache of the log: a missing or unreadable checkpoint only means
+    more replay.
     """
 
     room = models.ForeignKey(

@@ -23,6 +23,7 @@ same digest.
 """
 
 import asyncio
+import functools
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -393,23 +394,33 @@ class Room:
             await work.checkpoints(self._save_checkpoints, unstored)
 
     def _save_checkpoints(self, unstored: list) -> None:
+        """Store `unstored` (in one transaction), with the parts the room lacks."""
+        saving, pending = [], {}
+
+        def have(key: bytes) -> bool:
+            return key in self.stored_parts or key in pending
+
         for seq, _position, data, parts in unstored:
             keys = tuple(key_of(part) for part in parts)
             if any(key in self.too_big for key in keys):
                 continue
-            new = closure(parts, self.stored_parts.__contains__)
+            new = closure(parts, have)
             if sum(map(len, new.values())) > STORED_PART_BYTES:
                 # a million keys: stored once per room that loads them, it would
                 # let a few rooms fill the disk; such a room loads by replay instead
                 self.too_big.update(keys)
                 log.info("room %s: checkpoint parts too big to store", self.id)
                 continue
-            try:
-                store.save_checkpoint(self.id, seq, data, keys, new)
-            except DatabaseError:  # a checkpoint is a cache: the log is the room
-                log.warning("room %s: a checkpoint was not stored", self.id)
-                return
-            self.stored_parts.update(new)
+            saving.append((seq, data, keys, new))
+            pending.update(new)
+        if not saving:
+            return
+        try:
+            store.save_checkpoints(self.id, saving)
+        except DatabaseError:  # a checkpoint is a cache: the log is the room
+            log.warning("room %s: checkpoints were not stored", self.id)
+            return
+        self.stored_parts.update(pending)
 
     def replay(self) -> Lab:
         """A fresh lab with the current branch's actions up to the cursor applied."""
@@ -704,6 +715,7 @@ async def load_history(
     The log is outlined (cheap: no lab), and the lab made from the last stored
     checkpoint on the branch, with only the actions after it replayed: in the replay
     lane, on behalf of `address`, when even that is heavy (playground/rooms/work.py).
+    The other stored checkpoints are read when a seek first starts from one.
     """
     loaded = await asyncio.to_thread(_stored_room, room_id)
     if loaded is None:
@@ -712,11 +724,13 @@ async def load_history(
     if up_to is not None:
         entries = [entry for entry in entries if entry.seq <= up_to]
         stored = {seq: kept for seq, kept in stored.items() if seq <= up_to}
+    fetch = functools.partial(store.checkpoint_data, room_id)
     history = await asyncio.to_thread(
-        outlined, record.lab, record.seed, entries, stored, parts
+        outlined, record.lab, record.seed, entries, stored, parts, fetch
     )
     units, on_branch = replay_work(history), len(history._indexes)
     history = await work.replay(address, units, materialized, history)
+    history.fetch = fetch  # not sent to a worker process: set again
     log.info(
         "room %s loaded: %d entries, %d stored checkpoints on its branch, "
         "%d units replayed",

@@ -37,10 +37,16 @@ async def opened(path):
 
 
 async def act(communicator, action, args, ref):
+    """Its frame, once the room is done with it (the frame goes out before the
+    room stores the checkpoint the action took, if it took one)."""
     await communicator.send_json_to(
         {"type": "action", "ref": ref, "action": action, "args": args}
     )
-    return await next_of(communicator, "frame")
+    frame = await next_of(communicator, "frame")
+    for room in list(registry.rooms.values()):
+        if room.drainer is not None:
+            await room.drainer
+    return frame
 
 
 def rest_now(room, settings) -> bool:
