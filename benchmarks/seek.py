@@ -224,11 +224,17 @@ def seek_rows(
     live: list = [
         f"Seek end to end over the websocket, in the same rooms stored and served by "
         f"a fresh daphne: cold join, then {live_seeks:,} seeded seeks per length in "
-        f"the room loaded cold, then {live_seeks:,} more warm, the lengths taking "
-        f"turns ({machine_load()})"
+        f"the room loaded cold, then the same points again, warm, the lengths "
+        f"taking turns ({machine_load()})"
     ]
     for slug in labs or sorted(LABS):
-        results = run_lab(slug, tuple(lengths), seeks, loads, live_seeks)
+        done = len(rows), len(live)
+        try:
+            results = run_lab(slug, tuple(lengths), seeks, loads, live_seeks)
+        except Exception as error:  # one lab's failure is a row, not the end
+            why = f"{type(error).__name__}: {error}"[:300]
+            rows.append(Row(f"{slug}: failed", Timing(0, 0), None, why, "", False))
+            continue
         if live_seeks:
             live += seek_live.live_rows(
                 slug, {n: results[n]["live"] for n in lengths}, tuple(lengths)
@@ -270,6 +276,12 @@ def seek_rows(
                     middle < LOAD_TARGET_S if count >= 10_000 else None,
                 )
             )
+        # each lab's rows as they come (a long run's table is printed at its end)
+        print(
+            render(rows[done[0] :] + live[done[1] :], markdown=False),
+            file=sys.stderr,
+            flush=True,
+        )
     return rows + live if live_seeks else rows
 
 

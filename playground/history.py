@@ -618,6 +618,12 @@ def materialized(history: History) -> History:
     is heavy: playground/rooms/work.py)."""
     to = history.cursor
     history.cursor = 0  # the lab the history was made with is the fresh one
+    # as in a seek (`History._seek`), the cyclic collector waits: restoring a long
+    # room's checkpoint makes its parts, thousands of objects at once, and a full
+    # collection meanwhile (0.2-0.4 s with a few long rooms in memory) counted
+    # against the load's budget and stopped it (partition-cap at 50,000 actions)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         history.lab = history._lab_at(to)
     except Exception:
@@ -632,4 +638,6 @@ def materialized(history: History) -> History:
         history.lab = history._lab_at(to)
     finally:
         history.cursor = to
+        if collecting:
+            gc.enable()
     return history

@@ -241,14 +241,24 @@ def load_checkpoints(
     the keys of its parts)`: their pickles are read one by one when needed
     (`checkpoint_data`); and every stored part, by key."""
     fresh()
-    rows = CheckpointRecord.objects.filter(room_id=room_id, code=code_version())
-    checkpoints = {}
-    for seq, keys in rows.values_list("seq", "parts"):
-        keys = bytes(keys)
-        checkpoints[seq] = (
-            None,
-            tuple(keys[i : i + KEY_BYTES] for i in range(0, len(keys), KEY_BYTES)),
+    table = connection.ops.quote_name(CheckpointRecord._meta.db_table)
+    with connection.cursor() as cursor:  # as rows: a long room stores thousands
+        cursor.execute(
+            f"SELECT seq, parts FROM {table} "  # noqa: S608
+            "WHERE room_id = %s AND code = %s",
+            [room_id, code_version()],
         )
+        rows = cursor.fetchall()
+    checkpoints = {}
+    decoded: dict[bytes, tuple[bytes, ...]] = {}  # the next one often has the same
+    for seq, blob in rows:
+        blob = bytes(blob)
+        keys = decoded.get(blob)
+        if keys is None:
+            keys = decoded[blob] = tuple(
+                blob[i : i + KEY_BYTES] for i in range(0, len(blob), KEY_BYTES)
+            )
+        checkpoints[seq] = (None, keys)
     parts = {}
     if checkpoints:
         stored = CheckpointPart.objects.filter(room_id=room_id)
