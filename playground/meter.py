@@ -13,12 +13,16 @@ The caller decides what stopping means: an action stopped half way left its lab 
 so the room is rebuilt from its log (playground/rooms/room.py); a replay stopped is a
 link refused with the reason (playground/rooms/work.py).
 
+The cyclic collector's time is not charged: a full collection walks the process's whole
+heap, whoever made it, in whichever thread allocates when one is due (`_collected`).
+
 One watchdog thread per process sleeps until the earliest budget could have run out (CPU
 time never passes wall time, so it never wakes needlessly early) and checks again.
 Nothing here reads settings: worker processes import it before Django is set up.
 """
 
 import ctypes
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -42,13 +46,15 @@ def budget(declared: int, margin: float, floor: int) -> int:
 
 
 class _Job:
-    __slots__ = ("thread", "clock", "deadline", "fired")
+    __slots__ = ("thread", "clock", "deadline", "fired", "collecting")
 
     def __init__(self, thread: int, clock: int, deadline: float) -> None:
         self.thread = thread  # the Python thread id (pthread_t on Linux)
         self.clock = clock  # that thread's CPU-time clock
         self.deadline = deadline  # in that clock's seconds
         self.fired = False
+        # that clock when the cyclic collector started in this thread, None outside it
+        self.collecting: float | None = None
 
 
 def _interrupt(thread: int, error: type[BaseException] | None) -> None:
@@ -65,6 +71,26 @@ class Meter:
         self._jobs: set[_Job] = set()
         self._changed = threading.Condition()
         self._watchdog: threading.Thread | None = None
+        # the job running in each thread, for the collector's callback
+        self._running: dict[int, _Job] = {}
+        gc.callbacks.append(self._collected)
+
+    def _collected(self, phase: str, info: dict) -> None:
+        """The cyclic collector's time is not the work's: a full collection walks every
+        object of the process (a second of it with a large heap), whoever made them,
+        and it runs in whichever thread allocates when it is due. Its CPU time moves
+        the deadline of the work it interrupted, and the watchdog does not stop work
+        while it collects (a stop raised then would land in a collector's callback,
+        which swallows it). Runs in the collecting thread, holding the GIL."""
+        job = self._running.get(threading.get_ident())
+        if job is None:
+            return
+        now = time.clock_gettime(job.clock)
+        if phase == "start":
+            job.collecting = now
+        elif job.collecting is not None:
+            job.deadline += now - job.collecting
+            job.collecting = None
 
     def run(self, units: int, function: Callable[..., T], *args: Any) -> T:
         """`function(*args)` in this thread; WorkExceeded once it used more than
@@ -73,6 +99,8 @@ class Meter:
         clock = time.pthread_getcpuclockid(thread)
         deadline = time.clock_gettime(clock) + units * SECONDS_PER_UNIT
         job = _Job(thread, clock, deadline)
+        outer = self._running.get(thread)  # metered work within metered work
+        self._running[thread] = job
         with self._changed:
             self._jobs.add(job)
             self._start()
@@ -80,6 +108,10 @@ class Meter:
         try:
             return function(*args)
         finally:
+            if outer is None:
+                self._running.pop(thread, None)
+            else:
+                self._running[thread] = outer
             self._finish(job)
 
     def _finish(self, job: _Job) -> None:
@@ -105,6 +137,9 @@ class Meter:
                 wait = None
                 for job in list(self._jobs):
                     if job.fired:
+                        continue
+                    if job.collecting is not None:  # look again once it has collected
+                        wait = 0.005
                         continue
                     try:
                         left = job.deadline - time.clock_gettime(job.clock)

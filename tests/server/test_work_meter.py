@@ -7,6 +7,7 @@ cost model is made to lie (every action costs one unit) and the floor is small, 
 load of keys that takes tenths of a second passes its budget many times over.
 """
 
+import gc
 import json
 import threading
 import time
@@ -57,6 +58,22 @@ def test_waiting_is_not_work():
     started = time.monotonic()
     meter.run(10_000, time.sleep, 0.2)  # 10 ms of CPU allowed, 200 ms asleep
     assert time.monotonic() - started >= 0.2
+
+
+def test_the_collectors_time_is_not_the_works():
+    """A full collection that comes due during an action walks the whole process's
+    heap: in a test worker with a large heap it took a quarter of a second, stopped an
+    honest mark_hot at the 250,000-unit floor, and the stop landed in a collector's
+    callback. Its time moves the work's deadline; the work after it is still metered."""
+    heap = [[[]] for _ in range(1_500_000)]  # tracked objects the collector walks
+    started = time.thread_time()
+    gc.collect()
+    collection = time.thread_time() - started
+    assert collection > 0.02, collection  # well past the budget below
+    assert meter.run(10_000, gc.collect) == 0  # 10 ms allowed: the collection is free
+    with pytest.raises(WorkExceeded):
+        meter.run(10_000, lambda: (gc.collect(), spin(10**10)))  # the loop is not
+    del heap
 
 
 def test_threads_are_metered_each_on_its_own_clock():
