@@ -1,4 +1,4 @@
-"""A snapshot, once taken, never changes.
+"""A snapshot, once taken, never changes; and taking one changes nothing.
 
 A room keeps the snapshot of its last frame and diffs the next one against it
 (playground/delta.py): a snapshot that shares a lab's mutable state (a dict the next
@@ -6,6 +6,12 @@ action updates in place) changes under the room's feet, and the patch sent leave
 change out. range-splits' heat chart did exactly that. Every lab, over seeded random
 declared actions (their defaults), keeps each snapshot equal to a deep copy taken when
 it was made.
+
+A room looks at its lab after every action (a frame); a replay, a link or a seek does
+not. If looking changed the lab, the same actions would make two digests: replication's
+snapshot applied the records that had come due, while its next due time had already
+been read, so a lab looked at twice told another time than a lab looked at once (found
+by test_links' random histories, on every Python).
 """
 
 import contextlib
@@ -14,8 +20,13 @@ import random
 
 import pytest
 
+from simulators.engine.canonical import canonical_json
 from simulators.engine.declaration import ActionError
 from simulators.labs import LABS
+
+# actions whose work is large at any argument, left out to keep this quick
+HEAVY = {"load_keys", "run_trials", "set_copies", "measure"}
+TEXTS = ["A", "B", "C", "A-B", "A-C", "B-C", "N12345", "P0000001", "{user1}:cart"]
 
 
 @pytest.mark.parametrize("slug", sorted(LABS))
@@ -34,3 +45,55 @@ def test_a_snapshot_taken_does_not_change_later(slug):
         kept.append((action["name"], snapshot, copy.deepcopy(snapshot)))
     for name, snapshot, then in kept:
         assert snapshot == then, f"the snapshot after {name} changed later"
+
+
+def random_args(action: dict, rng: random.Random) -> dict:
+    """Arguments inside the action's declared bounds, kept small."""
+    args = {}
+    for param in action["params"]:
+        kind = param["kind"]
+        if kind == "int":
+            top = min(param["max"], param["min"] + 40)
+            if action["name"] == "advance":
+                top = min(param["max"], 400)
+            args[param["name"]] = rng.randint(param["min"], top)
+        elif kind == "choice":
+            args[param["name"]] = rng.choice(param["choices"])["value"]
+        elif kind == "bool":
+            args[param["name"]] = rng.random() < 0.5
+        else:
+            args[param["name"]] = rng.choice([param.get("default", "A"), *TEXTS])
+    return args
+
+
+@pytest.mark.parametrize("slug", sorted(LABS))
+def test_looking_at_a_lab_changes_nothing(slug):
+    """Over seeded random histories, a lab whose state is read after every action
+    (twice, the same both times) ends at the digest of one never looked at."""
+    lab_class = LABS[slug]
+    actions = [
+        a for a in lab_class.declaration()["actions"] if a["name"] not in HEAVY
+    ]
+    steps = [a for a in actions if a["name"] in ("step", "advance")]
+    for history in range(8):
+        rng = random.Random(f"{slug}/{history}")
+        looked, unlooked = lab_class(seed=history), lab_class(seed=history)
+        done = []
+        for _ in range(25):
+            # half the time a step of the clock, where looking was found to matter
+            pool = steps if steps and rng.random() < 0.5 else actions
+            action = rng.choice(pool)
+            args = random_args(action, rng)
+            try:
+                looked.apply(action["name"], args)
+            except ActionError:
+                continue  # a refusal changes nothing: the other lab is not asked
+            unlooked.apply(action["name"], args)
+            done.append((action["name"], args))
+            first = canonical_json(looked.state())
+            assert canonical_json(looked.state()) == first, (
+                f"reading the state after {done} changed it"
+            )
+        assert unlooked.digest() == looked.digest(), (
+            f"{slug}: the lab looked at after every action ended elsewhere: {done}"
+        )

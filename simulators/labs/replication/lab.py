@@ -247,6 +247,11 @@ class ReplicationLab(ClockedLab):
             self._sample_lag()
             edge += LAG_BUCKET_MS
         net.run_until(until_ms)
+        # what is due by now is applied now, not when someone next looks: a snapshot
+        # (or the next due time) read later must find nothing left to catch up, or the
+        # state would depend on whether it was looked at (a room looks after every
+        # action; a replay does not)
+        self.cluster.settle()
         return self.collect_events()
 
     def collect_events(self) -> list[dict]:
