@@ -71,9 +71,7 @@ def test_looking_at_a_lab_changes_nothing(slug):
     """Over seeded random histories, a lab whose state is read after every action
     (twice, the same both times) ends at the digest of one never looked at."""
     lab_class = LABS[slug]
-    actions = [
-        a for a in lab_class.declaration()["actions"] if a["name"] not in HEAVY
-    ]
+    actions = [a for a in lab_class.declaration()["actions"] if a["name"] not in HEAVY]
     steps = [a for a in actions if a["name"] in ("step", "advance")]
     for history in range(8):
         rng = random.Random(f"{slug}/{history}")
