@@ -57,12 +57,13 @@ run: install
 browser:
 	bash .ci/ensure-browser
 
-# The whole suite on .venv's Python, then tests/simulators and tests/server on each
+# The whole suite on .venv's Python, and tests/simulators and tests/server on each
 # other supported Python (.ci/other-pythons), whose digests are compared with .venv's.
-# The suite runs in two stages: every test but those that time the server or the
+# .venv's suite runs in two stages: every test but those that time the server or the
 # machine, in TEST_WORKERS processes (pytest-xdist, each with its own daphne, Chromium
 # and databases); then those ($(ALONE): attacks holding a bystander's latency, two
 # daphnes on PostgreSQL, measured CPU time against declared costs) alone, one at a time.
+# The other Pythons' suites run beside both stages at a lower priority (.ci/suite).
 TEST_WORKERS ?= 2
 ALONE := attack or multiprocess or measured_costs
 test: install other-pythons browser jscheck
@@ -70,9 +71,7 @@ test: install other-pythons browser jscheck
 	bash .ci/ensure-postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not ($(ALONE))"
-	$(PY) -m pytest -m "$(ALONE)"
-	bash .ci/other-pythons test
+	TEST_WORKERS=$(TEST_WORKERS) ALONE="$(ALONE)" bash .ci/suite
 
 lint: install jscheck
 	$(VENV)/bin/ruff check .
