@@ -62,7 +62,10 @@ async def test_the_class_outranks_a_guessers_distinct_codes(slowed, lookups):
     found = await asyncio.gather(*class_)
     waited = time.monotonic() - began
     assert all(r is not None and r.id == record.id for r in found)
-    assert waited < 0.35, waited  # one turn, not nine
+    # one turn (0.2 s), not nine behind the guesses (1.8 s): the bound leaves room
+    # for a machine busy with other work (0.49 s seen, the suite's other Pythons
+    # running beside it)
+    assert waited < 0.8, waited
     assert lookups[0] == record.join_code  # looked up once, for all thirty
     assert await asyncio.gather(*guesses) == [None] * 8
     # the guesses were looked up one a turn, never faster

@@ -1,6 +1,6 @@
-""".ci/suite, which `make test` runs: .venv's two stages, and the other Pythons' suites
-beside them at a lower priority; every part runs whatever another did, their output is
-all printed, and the suite fails when any part failed.
+""".ci/suite, which `make test` runs: .venv's two stages, and the other Pythons'
+suites beside the second at a lower priority; every part runs whatever another did,
+their output is all printed, and the suite fails when any part failed.
 
 Run here in a copy of the script beside stand-ins for `.venv/bin/python` and
 `.ci/other-pythons` that record how they were called and exit as told.
@@ -61,7 +61,7 @@ def suite(tmp_path):
     return run
 
 
-def test_both_stages_run_and_the_other_pythons_beside_them_niced(suite):
+def test_both_stages_run_and_the_other_pythons_beside_the_second_niced(suite):
     status, out, calls = suite()
     assert status == 0, out
     first = next(c for c in calls if "not (" in c)
@@ -70,6 +70,8 @@ def test_both_stages_run_and_the_other_pythons_beside_them_niced(suite):
     assert "-m attack or multiprocess" in second and "nice=0" in second
     others = next(c for c in calls if c.startswith("others"))
     assert others.startswith("others test") and "nice=10" in others
+    # beside the second stage, not the first (which keeps both cores busy)
+    assert calls.index(first) < calls.index(others)
     assert "OTHER PYTHONS' OUTPUT" in out
     assert "stage one:" in out and "stage two:" in out
 
