@@ -64,7 +64,7 @@ browser:
 # and databases); then those ($(ALONE): attacks holding a bystander's latency, two
 # daphnes on PostgreSQL, measured CPU time against declared costs) alone, one at a time.
 # The other Pythons' suites run beside both stages at a lower priority (.ci/suite).
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 ALONE := attack or multiprocess or measured_costs
 test: install other-pythons browser jscheck
 	bash .ci/ensure-redis
