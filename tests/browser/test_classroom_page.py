@@ -1,5 +1,6 @@
 """A class session in real headless Chromium: a host and two students in one room."""
 
+import json
 import re
 
 import pytest
@@ -376,3 +377,60 @@ def test_after_a_dropped_connection_the_host_claims_the_class_again(
         assert host.console_errors == []
     finally:
         context.close()
+
+
+def test_a_mode_chosen_stays_chosen_while_a_student_joins(browser, live_server_url):
+    """The host's choice of who drives is shown from the click until the server's
+    answer, whatever arrives meanwhile: a student joining sends the host a new list of
+    members, which used to put the old mode back under the host's click (seen as a
+    flaky "Clicking the checkbox did not change its state" in this file)."""
+    held = []  # the server's `control` messages to the host, held back
+    holding = {"on": False}
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def down(message):
+            if holding["on"] and isinstance(message, str):
+                try:
+                    kind = json.loads(message).get("type")
+                except ValueError:
+                    kind = None
+                if kind == "control":
+                    held.append((ws, message))
+                    return
+            ws.send(message)
+
+        server.on_message(down)
+
+    contexts = [browser.new_context(viewport=WIDE), browser.new_context(viewport=PHONE)]
+    try:
+        host = watch_errors(contexts[0].new_page())
+        host.route_web_socket(re.compile(r"/ws/"), route)
+        host.goto(f"{live_server_url}/labs/hash-placement/?seed=3")
+        expect(shards(host)).to_have_count(4)
+        host.locator("#start-class").click()
+        code = host.locator(".class-code").inner_text(timeout=10_000)
+        everyone = host.locator("#class-mode-everyone")
+        holding["on"] = True
+        everyone.click()
+        expect(everyone).to_be_checked()
+        student = watch_errors(contexts[1].new_page())
+        student.goto(f"{live_server_url}/join/")
+        student.fill("#join-code", code.lower())
+        student.fill("#join-name", "Cleo")
+        student.keyboard.press("Enter")
+        expect(host.locator(".people")).to_contain_text("Cleo")
+        assert held, "the host's control message was not held back"
+        expect(everyone).to_be_checked()  # the roster did not put "I drive" back
+        holding["on"] = False
+        for ws, message in held:
+            ws.send(message)
+        expect(everyone).to_be_checked()
+        expect(student.locator(".class-driving")).to_have_text(
+            "Everyone drives: your controls work."
+        )
+        assert host.console_errors == [] and student.console_errors == []
+    finally:
+        for context in contexts:
+            context.close()

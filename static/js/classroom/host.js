@@ -38,6 +38,8 @@ export function createHostPanel(container, send) {
   /** @type {Record<string, HTMLInputElement>} */
   const radios = {};
   const modeField = el("fieldset", { className: "mode-switch" });
+  /** @type {{mode: Control["mode"], ref: string} | null} a choice sent, not yet answered */
+  let pendingMode = null;
   modeField.append(el("legend", { text: t("Who drives") }));
   for (const [mode, words] of /** @type {[Control["mode"], string][]} */ ([
     ["host", t("I drive; students watch")],
@@ -66,6 +68,7 @@ export function createHostPanel(container, send) {
 
   /** @param {Control["mode"]} mode */
   function choose(mode) {
+    pendingMode = null;
     let driver = null;
     if (mode === "student") {
       driver = studentSelect.value || null;
@@ -77,7 +80,11 @@ export function createHostPanel(container, send) {
     }
     modeError.hidden = true;
     const ref = send("control", { mode, driver });
-    if (ref) refs.set(ref, modeError);
+    if (!ref) return;
+    refs.set(ref, modeError);
+    // the choice stays shown until the server answers it: a list of members arriving
+    // meanwhile (a student joining) must not put the old mode back under the click
+    pendingMode = { mode, ref };
   }
 
   // -- people, and who may join -----------------------------------------------------------
@@ -204,7 +211,8 @@ export function createHostPanel(container, send) {
   );
 
   function reflect() {
-    for (const [mode, input] of Object.entries(radios)) input.checked = control.mode === mode;
+    const shown = pendingMode?.mode ?? control.mode;
+    for (const [mode, input] of Object.entries(radios)) input.checked = shown === mode;
     const students = members.filter((m) => m.role !== "host");
     const options = students.map((m) => new Option(m.name, m.id));
     if (control.mode === "student" && control.driver && !students.some((m) => m.id === control.driver)) {
@@ -233,7 +241,10 @@ export function createHostPanel(container, send) {
       joinText.textContent = joinUrl;
       hostField.value = "";
       hostField.hidden = true;
-      if (info.control) control = info.control;
+      if (info.control) {
+        control = info.control;
+        pendingMode = null; // a hello or a role: the server's state, whatever was sent
+      }
       if (info.members) members = present(info.members);
       doorCard.setClass(info);
       reflect();
@@ -248,6 +259,7 @@ export function createHostPanel(container, send) {
     /** @param {Control} next */
     setControl(next) {
       control = next;
+      pendingMode = null; // the server's word on who drives, ours or a later one
       reflect();
       renderPeople();
     },
@@ -282,6 +294,10 @@ export function createHostPanel(container, send) {
       const line = refs.get(problem.ref);
       if (!line) return false;
       refs.delete(problem.ref);
+      if (pendingMode?.ref === problem.ref) {
+        pendingMode = null; // refused: the mode the server has is shown again
+        reflect();
+      }
       showError(line, fmt(t("Not applied: %(message)s"), { message: problem.message || problem.code }));
       return true;
     },
