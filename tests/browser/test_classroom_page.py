@@ -430,6 +430,28 @@ def test_a_mode_chosen_stays_chosen_while_a_student_joins(browser, live_server_u
         expect(student.locator(".class-driving")).to_have_text(
             "Everyone drives: your controls work."
         )
+        # two choices in a row: the answer to the first, coming late, does not put
+        # the first back over the second
+        held.clear()
+        holding["on"] = True
+        host_drives = host.locator("#class-mode-host")
+        host_drives.click()
+        expect(host_drives).to_be_checked()
+        everyone.click()
+        expect(everyone).to_be_checked()
+        for _ in range(50):  # both choices sent, both answers held
+            if len(held) == 2:
+                break
+            host.wait_for_timeout(100)
+        assert len(held) == 2, held
+        holding["on"] = False
+        bar = host.locator(".class-driving")
+        held[0][0].send(held[0][1])  # the first choice's answer: "I drive"
+        expect(bar).to_have_text("You drive; the students watch.")  # it was read
+        expect(everyone).to_be_checked()
+        held[1][0].send(held[1][1])
+        expect(bar).to_have_text("Everyone drives: students' controls work too.")
+        expect(everyone).to_be_checked()
         assert host.console_errors == [] and student.console_errors == []
     finally:
         for context in contexts:

@@ -66,7 +66,7 @@ def test_both_stages_run_and_the_other_pythons_beside_the_second_niced(suite):
     assert status == 0, out
     first = next(c for c in calls if "not (" in c)
     second = next(c for c in calls if c.startswith("python") and "not (" not in c)
-    assert "-n 2 --dist worksteal" in first and "nice=0" in first
+    assert "-n 2 --dist loadfile" in first and "nice=0" in first
     assert "-m attack or multiprocess" in second and "nice=0" in second
     others = next(c for c in calls if c.startswith("others"))
     assert others.startswith("others test") and "nice=10" in others

@@ -259,7 +259,9 @@ export function createHostPanel(container, send) {
     /** @param {Control} next */
     setControl(next) {
       control = next;
-      pendingMode = null; // the server's word on who drives, ours or a later one
+      // the answer to our choice; one for an earlier choice (the server answers in
+      // order) leaves ours shown until its own answer comes
+      if (pendingMode?.mode === next.mode) pendingMode = null;
       reflect();
       renderPeople();
     },
