@@ -9,6 +9,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_actions import random_args
 
 from playground.asgi import application
 from playground.history import History, replayed
@@ -27,25 +28,6 @@ from simulators.engine.declaration import ActionError
 from simulators.labs import LABS
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
-TEXTS = ["A", "B", "C", "A-B", "A-C", "B-C", "N12345", "P0000001", "{user1}:cart"]
-
-
-def random_args(spec, rng: random.Random) -> dict:
-    """Arguments for `spec` drawn inside its declared bounds (kept small)."""
-    args = {}
-    for param in spec.params:
-        if param.kind == "int":
-            top = min(param.maximum, param.minimum + 40)
-            if spec.name == "advance":
-                top = 400
-            args[param.name] = rng.randint(param.minimum, top)
-        elif param.kind == "choice":
-            args[param.name] = rng.choice(param.choices)
-        elif param.kind == "bool":
-            args[param.name] = rng.random() < 0.5
-        else:
-            args[param.name] = rng.choice(TEXTS)
-    return args
 
 
 def random_history(slug: str, seed: int, count: int) -> History:

@@ -19,6 +19,7 @@ import copy
 import random
 
 import pytest
+from random_actions import random_args
 
 from simulators.engine.canonical import canonical_json
 from simulators.engine.declaration import ActionError
@@ -26,7 +27,6 @@ from simulators.labs import LABS
 
 # actions whose work is large at any argument, left out to keep this quick
 HEAVY = {"load_keys", "run_trials", "set_copies", "measure"}
-TEXTS = ["A", "B", "C", "A-B", "A-C", "B-C", "N12345", "P0000001", "{user1}:cart"]
 
 
 @pytest.mark.parametrize("slug", sorted(LABS))
@@ -47,32 +47,13 @@ def test_a_snapshot_taken_does_not_change_later(slug):
         assert snapshot == then, f"the snapshot after {name} changed later"
 
 
-def random_args(action: dict, rng: random.Random) -> dict:
-    """Arguments inside the action's declared bounds, kept small."""
-    args = {}
-    for param in action["params"]:
-        kind = param["kind"]
-        if kind == "int":
-            top = min(param["max"], param["min"] + 40)
-            if action["name"] == "advance":
-                top = min(param["max"], 400)
-            args[param["name"]] = rng.randint(param["min"], top)
-        elif kind == "choice":
-            args[param["name"]] = rng.choice(param["choices"])["value"]
-        elif kind == "bool":
-            args[param["name"]] = rng.random() < 0.5
-        else:
-            args[param["name"]] = rng.choice([param.get("default", "A"), *TEXTS])
-    return args
-
-
 @pytest.mark.parametrize("slug", sorted(LABS))
 def test_looking_at_a_lab_changes_nothing(slug):
     """Over seeded random histories, a lab whose state is read after every action
     (twice, the same both times) ends at the digest of one never looked at."""
     lab_class = LABS[slug]
-    actions = [a for a in lab_class.declaration()["actions"] if a["name"] not in HEAVY]
-    steps = [a for a in actions if a["name"] in ("step", "advance")]
+    actions = [spec for spec in lab_class.actions if spec.name not in HEAVY]
+    steps = [spec for spec in actions if spec.name in ("step", "advance")]
     for history in range(8):
         rng = random.Random(f"{slug}/{history}")
         looked, unlooked = lab_class(seed=history), lab_class(seed=history)
@@ -80,14 +61,14 @@ def test_looking_at_a_lab_changes_nothing(slug):
         for _ in range(25):
             # half the time a step of the clock, where looking was found to matter
             pool = steps if steps and rng.random() < 0.5 else actions
-            action = rng.choice(pool)
-            args = random_args(action, rng)
+            spec = rng.choice(pool)
+            args = random_args(spec, rng)
             try:
-                looked.apply(action["name"], args)
+                looked.apply(spec.name, args)
             except ActionError:
                 continue  # a refusal changes nothing: the other lab is not asked
-            unlooked.apply(action["name"], args)
-            done.append((action["name"], args))
+            unlooked.apply(spec.name, args)
+            done.append((spec.name, args))
             first = canonical_json(looked.state())
             assert canonical_json(looked.state()) == first, (
                 f"reading the state after {done} changed it"
