@@ -68,14 +68,16 @@ class Joined:
         return await self.answer(ref)
 
 
-async def attack(server: Daphne, slug: str, source: str, stop: asyncio.Event) -> list:
+async def attack(
+    server: Daphne, slug: str, source: str, stop: asyncio.Event, kinds: list
+) -> None:
     """Run `slug`'s stress steps back to back until `stop`, as fast as the socket's
     rate limit lets them in (a lab whose actions take milliseconds would pass it:
     its actions past the limit are dropped, not worked on); each answer's kind
-    ("frame", or the error's code)."""
+    ("frame", or the error's code) appended to `kinds` as it comes, so that what
+    came is kept when the attacker is cut off mid-action (`attack_for`)."""
     socket = await LiveSocket.open(server, slug, source)
     joined = Joined(socket.ws)
-    kinds = []
     spacing = 1 / settings.PLAYGROUND_MESSAGES_PER_SECOND
     try:
         await joined.next("hello")
@@ -92,7 +94,6 @@ async def attack(server: Daphne, slug: str, source: str, stop: asyncio.Event) ->
                 kinds.append("frame" if answer["type"] == "frame" else answer["code"])
     finally:
         await socket.close()
-    return kinds
 
 
 async def bystander_waits(server: Daphne, seconds: float) -> list[float]:
@@ -156,18 +157,36 @@ async def under_attack(
 
 
 async def attack_for(port: int, labs: list[str], per_lab: int, seconds: float) -> list:
-    """Run the attackers against the daphne on `port` for `seconds`; their answers."""
+    """Run the attackers against the daphne on `port` for `seconds`; their answers.
+
+    At the end an attacker still waiting for the answer to heavy work it sent is cut
+    off (its socket closed) after a second's grace: the bystander's window is over,
+    and with eight attackers a lab that answer could be twenty seconds behind the
+    others' (their answers so far are kept; an error is given as its repr)."""
     server = Daphne(None, port, Path())
     stop = asyncio.Event()
-    tasks = [
-        asyncio.create_task(attack(server, slug, f"127.0.{10 + n}.{i + 1}", stop))
+    places = [
+        (slug, f"127.0.{10 + n}.{i + 1}")
         for i, slug in enumerate(labs)
         for n in range(per_lab)
     ]
+    kinds: list[list] = [[] for _ in places]
+    tasks = [
+        asyncio.create_task(attack(server, slug, source, stop, kept))
+        for (slug, source), kept in zip(places, kinds, strict=True)
+    ]
     await asyncio.sleep(seconds)
     stop.set()
+    _done, late = await asyncio.wait(tasks, timeout=1.0)
+    for task in late:
+        task.cancel()
     answers = await asyncio.gather(*tasks, return_exceptions=True)
-    return [a if isinstance(a, list) else repr(a) for a in answers]
+    return [
+        kept
+        if answer is None or isinstance(answer, asyncio.CancelledError)
+        else repr(answer)
+        for answer, kept in zip(answers, kinds, strict=True)
+    ]
 
 
 def heaviest(count: int = 4) -> tuple[str, ...]:
