@@ -19,6 +19,22 @@ from playground.liveserver import (
 )
 
 
+def pytest_collection_modifyitems(items):
+    """The browser files with the most tests first, each file's own order kept: under
+    pytest-xdist's --dist loadfile a file goes to one worker, and the longest files
+    (the sweep, the tours) dealt last were the suite's tail."""
+    browser = [item for item in items if "tests/browser/" in str(item.path)]
+    if not browser:
+        return
+    files: dict = {}
+    for item in browser:
+        files.setdefault(item.path, []).append(item)
+    ordered = sorted(files.values(), key=len, reverse=True)
+    at = items.index(browser[0])  # where the folder was: the rest keeps its place
+    rest = [item for item in items if "tests/browser/" not in str(item.path)]
+    items[:] = rest[:at] + [item for group in ordered for item in group] + rest[at:]
+
+
 @pytest.fixture(scope="session")
 def live_server_url(tmp_path_factory):
     """The base URL of a daphne serving the playground, for the whole session."""

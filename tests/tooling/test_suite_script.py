@@ -1,6 +1,7 @@
-""".ci/suite, which `make test` runs: .venv's two stages, and the other Pythons'
-suites beside the second at a lower priority; every part runs whatever another did,
-their output is all printed, and the suite fails when any part failed.
+""".ci/suite, which `make test` runs: .venv's browser tests, then its ALONE tests with
+the rest of .venv's suite and the other Pythons' suites beside them at a lower
+priority; every part runs whatever another did, their output is all printed, and the
+suite fails when any part failed.
 
 Run here in a copy of the script beside stand-ins for `.venv/bin/python` and
 `.ci/other-pythons` that record how they were called and exit as told.
@@ -19,6 +20,7 @@ PYTHON = """#!/usr/bin/env bash
 # a stand-in for .venv/bin/python -m pytest: records its arguments and its niceness
 echo "python $* nice=$(nice)" >>"$(dirname "$0")/../../calls"
 case "$*" in
+  *"--ignore=tests/browser"*) exit "${REST_EXIT:-0}" ;;
   *"not ("*) exit "${FIRST_EXIT:-0}" ;;
   *) exit "${SECOND_EXIT:-0}" ;;
 esac
@@ -61,24 +63,31 @@ def suite(tmp_path):
     return run
 
 
-def test_both_stages_run_and_the_other_pythons_beside_the_second_niced(suite):
+def test_both_stages_run_and_the_rest_beside_the_second_niced(suite):
     status, out, calls = suite()
     assert status == 0, out
-    first = next(c for c in calls if "not (" in c)
+    first = next(c for c in calls if "tests/browser" in c and "--ignore" not in c)
     second = next(c for c in calls if c.startswith("python") and "not (" not in c)
-    assert "-n 2 --dist loadfile" in first and "nice=0" in first
-    assert "-m attack or multiprocess" in second and "nice=0" in second
+    rest = next(c for c in calls if "--ignore=tests/browser" in c)
     others = next(c for c in calls if c.startswith("others"))
+    assert "-n 2 --dist loadfile" in first and "nice=0" in first
+    assert "not (attack or multiprocess)" in first
+    assert "-m attack or multiprocess" in second and "nice=0" in second
+    assert "not (attack or multiprocess)" in rest and "nice=10" in rest
+    assert "--ignore=tests/browser tests " in rest  # every other folder of tests
     assert others.startswith("others test") and "nice=10" in others
-    # beside the second stage, not the first (which keeps both cores busy)
-    assert calls.index(first) < calls.index(others)
+    # beside the second stage, not the first (which keeps both cores busy); .venv's
+    # own suite first, then the other Pythons'
+    assert calls.index(first) < calls.index(rest) < calls.index(others)
     assert "OTHER PYTHONS' OUTPUT" in out
-    assert "stage one:" in out and "stage two:" in out
+    assert "stage one" in out and "stage two" in out and "beside stage two" in out
 
 
-@pytest.mark.parametrize("failing", ["FIRST_EXIT", "SECOND_EXIT", "OTHERS_EXIT"])
+@pytest.mark.parametrize(
+    "failing", ["FIRST_EXIT", "SECOND_EXIT", "REST_EXIT", "OTHERS_EXIT"]
+)
 def test_any_part_failing_fails_the_suite_after_every_part_ran(suite, failing):
     status, out, calls = suite(**{failing: "1"})
     assert status != 0
-    assert len(calls) == 3, calls  # nothing was skipped for the failure
+    assert len(calls) == 4, calls  # nothing was skipped for the failure
     assert "OTHER PYTHONS' OUTPUT" in out
