@@ -36,8 +36,9 @@ RUN = """async (tags) => {
 
 
 def violations(page) -> list[dict]:
-    """axe-core's serious and critical findings (the page's context must bypass CSP:
-    the page allows only its own scripts)."""
+    """axe-core's serious and critical findings (axe is added to the page here, so its
+    context must bypass CSP, which allows only the page's own scripts, unless axe came
+    in an init script: `context.add_init_script(path=AXE)`, which CSP does not see)."""
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     return page.evaluate(RUN, TAGS)
@@ -49,6 +50,26 @@ def assert_clean(page, what: str) -> None:
         f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"])
         for v in found
     )
+
+
+# -- the Content-Security-Policy -------------------------------------------------------
+
+# An init script (the listener is there before the page's first script) that records
+# every `securitypolicyviolation` event in `window.violations`.
+RECORD_VIOLATIONS = """
+window.violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
+});
+"""
+
+
+def assert_within_policy(page) -> None:
+    """No CSP violation so far (the page's context has RECORD_VIOLATIONS)."""
+    from playground.liveserver import next_frames
+
+    next_frames(page)  # violations are reported asynchronously, in a task of their own
+    assert page.evaluate("window.violations") == []
 
 
 # -- English left on a Chinese or Thai page --------------------------------------------

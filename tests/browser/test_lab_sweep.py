@@ -19,7 +19,9 @@ new lab is swept without a line here.
   English word and no Thai digit left on a Chinese or Thai page (after the actions);
 - an embed (with its guide), in the frame its manifest proposes (800 wide) and at
   390×844, in the three languages: the same, plus nothing wider than the frame;
-- an embed without controls, in the short frame: all stage, nothing wider.
+- an embed without controls, in the short frame: all stage, nothing wider;
+- on every visit, no script error and no breach of the Content-Security-Policy (the
+  contexts keep the policy: axe-core comes in an init script, which it does not see).
 """
 
 import pytest
@@ -27,6 +29,7 @@ from pagechecks import (
     AXE,
     FOLDERS,
     PHONE,
+    RECORD_VIOLATIONS,
     WIDE,
     Findings,
     assert_clean,
@@ -35,6 +38,7 @@ from pagechecks import (
     assert_no_english,
     assert_no_quick_label_cut,
     assert_no_thai_digits,
+    assert_within_policy,
     click_primary_and_see_it_move,
     kept_words,
     open_page,
@@ -89,17 +93,21 @@ def allowed():
 
 @pytest.fixture
 def visitor(browser):
-    """`visitor(viewport)`: a new context's page that records script errors; axe-core
-    is added to a page, so its context bypasses the page's CSP."""
+    """`visitor(viewport, axe=True)`: a new context's page that records script errors
+    and CSP violations; the context keeps the page's policy, and axe-core comes in an
+    init script (which the policy does not see) where `axe`."""
     if not AXE.exists():
         pytest.fail(
             "node_modules/axe-core is missing: `make test` installs it (npm ci)"
         )
     contexts = []
 
-    def open_context(viewport):
-        context = browser.new_context(viewport=viewport, bypass_csp=True)
+    def open_context(viewport, axe=True):
+        context = browser.new_context(viewport=viewport)
         contexts.append(context)
+        context.add_init_script(RECORD_VIOLATIONS)
+        if axe:
+            context.add_init_script(path=str(AXE))
         return watch_errors(context.new_page())
 
     yield open_context
@@ -128,7 +136,7 @@ def test_a_lab_page_passes_every_check(
 ):
     manifest = REGISTRY[slug]
     viewport = PHONE if size == "phone" else WIDE
-    page = visitor(viewport)
+    page = visitor(viewport, axe=size == "wide")
     where = f"{slug} ({lang}, {viewport['width']}×{viewport['height']})"
     found = Findings(where, KNOWN.get(("labs", slug, size)))
     open_page(page, f"{live_server_url}/labs/{slug}/?seed=3&lang={lang}", viewport)
@@ -164,6 +172,8 @@ def test_a_lab_page_passes_every_check(
             expect(page.locator("#tour")).to_be_visible()
             with found("axe with the tour open"):
                 assert_clean(page, "with the tour open")
+    with found("within the Content-Security-Policy"):
+        assert_within_policy(page)
     with found("no script error"):
         assert page.console_errors == []
     found.assert_none()
@@ -177,7 +187,7 @@ def test_an_embed_passes_every_check(
 ):
     manifest = REGISTRY[slug]
     frame = embed_frame(slug, size)
-    page = visitor(frame)
+    page = visitor(frame, axe=size != "phone")
     where = f"the {slug} embed ({lang}, {frame['width']}×{frame['height']})"
     found = Findings(where, KNOWN.get(("embed", slug, size)))
     url = f"{live_server_url}/embed/{slug}/?seed=7&lang={lang}&narrative=1"
@@ -198,6 +208,8 @@ def test_an_embed_passes_every_check(
             assert_no_english(page, allowed[lang], f"the {slug} embed in {lang}")
     with found("the first click moves the stage"):
         click_primary_and_see_it_move(page, manifest.primary)
+    with found("within the Content-Security-Policy"):
+        assert_within_policy(page)
     with found("no script error"):
         assert page.console_errors == []
     found.assert_none()
@@ -210,9 +222,10 @@ def test_an_embed_without_controls_is_all_stage_in_the_short_frame(
     """The size the Embed dialog and oEmbed propose without controls holds the stage."""
     manifest = REGISTRY[slug]
     frame = {"width": manifest.embed_width, "height": EMBED_SHORT_HEIGHT}
-    page = visitor(frame)
+    page = visitor(frame, axe=False)
     open_page(page, f"{live_server_url}/embed/{slug}/?controls=0", frame)
     assert_in_first_viewport(page, frame)
     expect(page.locator("#quick-controls")).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth") <= frame["width"]
+    assert_within_policy(page)
     assert page.console_errors == []
