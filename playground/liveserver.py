@@ -264,6 +264,11 @@ class LiveSocket:
             additional_headers={"Origin": server.origin},
             open_timeout=10,
             max_size=2**24,
+            # read on, whatever is left unread: with websockets' default (16 messages)
+            # a socket that stopped reading, as a class's host that hears every
+            # student arrive does, no longer read the server's close frame either, and
+            # close() waited out its 10 s timeout
+            max_queue=None,
             local_addr=(source, 0) if source else None,
         )
         return cls(ws)
