@@ -105,10 +105,11 @@ def visitor(browser):
     def open_context(viewport, axe=True):
         context = browser.new_context(viewport=viewport)
         contexts.append(context)
+        page = context.new_page()  # (its about:blank needs no axe: 0.1 s saved)
         context.add_init_script(RECORD_VIOLATIONS)
         if axe:
             context.add_init_script(path=str(AXE))
-        return watch_errors(context.new_page())
+        return watch_errors(page)
 
     yield open_context
     for context in contexts:
