@@ -59,11 +59,12 @@ browser:
 
 # The whole suite on .venv's Python, and tests/simulators and tests/server on each
 # other supported Python (.ci/other-pythons), whose digests are compared with .venv's.
-# .venv's suite runs in two stages: every test but those that time the server or the
-# machine, in TEST_WORKERS processes (pytest-xdist, each with its own daphne, Chromium
-# and databases); then those ($(ALONE): attacks holding a bystander's latency, two
-# daphnes on PostgreSQL, measured CPU time against declared costs) alone, one at a time.
-# The other Pythons' suites run beside both stages at a lower priority (.ci/suite).
+# .venv's suite runs in two stages: the browser tests but those that time the server or
+# the machine, in TEST_WORKERS processes (pytest-xdist, each with its own daphne,
+# Chromium and databases); then those ($(ALONE): attacks holding a bystander's
+# latency, two daphnes on PostgreSQL, measured CPU time against declared costs) alone,
+# one at a time, with the rest of .venv's suite and then the other Pythons' suites
+# beside them at a lower priority (.ci/suite).
 TEST_WORKERS ?= 3
 ALONE := attack or multiprocess or measured_costs
 test: install other-pythons browser jscheck
