@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
 from playground.catalogues import LOCALE
+from playground.liveserver import next_frames
 
 REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
@@ -66,8 +67,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 def assert_within_policy(page) -> None:
     """No CSP violation so far (the page's context has RECORD_VIOLATIONS)."""
-    from playground.liveserver import next_frames
-
     next_frames(page)  # violations are reported asynchronously, in a task of their own
     assert page.evaluate("window.violations") == []
 

@@ -9,11 +9,11 @@ is refused an inline script shows that the recording works.
 
 import re
 
+import pagechecks
 import pytest
 from pagechecks import RECORD_VIOLATIONS
 from playwright.sync_api import expect
 
-from playground.liveserver import next_frames
 from simulators.labs import REGISTRY
 
 pytestmark = pytest.mark.browser
@@ -37,8 +37,8 @@ def visit(page, url: str):
 
 
 def assert_within_policy(page, *, expected_errors: tuple[str, ...] = ()) -> None:
-    next_frames(page)  # violations are reported asynchronously, in a task of their own
-    assert page.evaluate("window.violations") == []
+    """No violation, and no console error but those expected."""
+    pagechecks.assert_within_policy(page)
     errors = [
         m for m in page.console_errors if not any(e in m for e in expected_errors)
     ]
