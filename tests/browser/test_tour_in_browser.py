@@ -172,7 +172,8 @@ def test_the_tour_runs_to_its_end_by_show_me_alone(visit, slug):
     for number in range(1, len(steps) + 1):
         at_step(page, number)  # a new visitor sees it without clicking anything
         if number == 2:
-            skip_and_resume(page)
+            skip(page)
+            resume_at_step_2(page)
         highlighted(page)
         show_me(page)
         done(page)
@@ -412,11 +413,6 @@ def resume_at_step_2(page):
     page.locator("#tour-open").press("Enter")
     at_step(page, 2)
     expect(page.locator("#tour-title")).to_be_focused()
-
-
-def skip_and_resume(page):
-    skip(page)
-    resume_at_step_2(page)
 
 
 def test_a_skipped_tour_stays_skipped_over_a_reload(visit):
