@@ -531,3 +531,52 @@ def test_a_host_runs_the_tour_for_everyone(visit, slug):
     expect(card(student)).to_be_hidden()
     expect(student.locator("#tour-open")).to_be_visible()
     assert host.console_errors == [] and student.console_errors == []
+
+
+# -- the ring's pulse ----------------------------------------------------------------
+
+RING_ANIMATIONS = """() => document.querySelector(".tour-ring")
+  .getAnimations({ subtree: true })
+  .map((a) => ({ name: a.animationName, state: a.playState,
+                 iterations: a.effect.getComputedTiming().iterations }))"""
+
+RING_STILL = """() => Promise.all(document.querySelector(".tour-ring")
+  .getAnimations({ subtree: true }).map((a) => a.finished)).then(() => true)"""
+
+
+def test_the_ring_pulses_twice_at_each_new_spot_then_keeps_still(visit):
+    """A pulse that never ends drew 60 frames a second for as long as a step was open
+    (a tenth of a core of an idle page) and moved for longer than the 5 s after which
+    WCAG 2.2.2 asks for a way to stop it: it pulses twice, again at the next step."""
+    page = visit("quorum")
+    at_step(page, 1)
+    highlighted(page)
+    page.wait_for_function(f"({RING_ANIMATIONS})().length === 1")
+    [pulse] = page.evaluate(RING_ANIMATIONS)
+    assert pulse == {"name": "tour-pulse", "state": "running", "iterations": 2}
+    assert page.evaluate(RING_STILL)  # it ends by itself (about 3.6 s)
+    assert page.evaluate(RING_ANIMATIONS) == []
+    show_me(page)
+    done(page)
+    next_step(page)
+    at_step(page, 2)
+    highlighted(page)
+    page.wait_for_function(f"({RING_ANIMATIONS})().length === 1")
+    assert page.evaluate(RING_ANIMATIONS)[0]["state"] == "running"
+
+
+def test_with_reduced_motion_the_ring_does_not_pulse(browser, live_server_url):
+    context = browser.new_context(viewport=WIDE, reduced_motion="reduce")
+    page = watch_errors(context.new_page())
+    page.goto(f"{live_server_url}/labs/quorum/")
+    connected(page)
+    at_step(page, 1)
+    highlighted(page)
+    # three frames: the pulse's class is back after two
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() =>"
+        " requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
+    assert page.evaluate(RING_ANIMATIONS) == []
+    assert page.console_errors == []
+    context.close()

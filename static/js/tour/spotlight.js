@@ -128,6 +128,14 @@ export function createSpotlight({ card, avoid }) {
     requestAnimationFrame(() => setTimeout(place, 0));
   }
 
+  // The pulse, twice, each time the ring comes to a new spot (tour.css): its class is
+  // taken off, a frame is drawn without it, and it is put back, which starts the
+  // animation again (put back in the same frame, the style would never have changed).
+  function pulse() {
+    ring.classList.remove("is-pulsing");
+    requestAnimationFrame(() => requestAnimationFrame(() => ring.classList.add("is-pulsing")));
+  }
+
   const resized = new ResizeObserver(soon);
   resized.observe(document.body);
   window.addEventListener("scroll", soon, { capture: true, passive: true });
@@ -140,8 +148,10 @@ export function createSpotlight({ card, avoid }) {
      * @param {"target" | "look"} [ringKind]
      */
     show(target, ringKind = "target") {
+      const moved = JSON.stringify(target) !== JSON.stringify(where) || ringKind !== kind;
       where = target;
       kind = ringKind;
+      if (moved) pulse();
       clearInterval(/** @type {ReturnType<typeof setInterval> | undefined} */ (timer)); // null: none
       timer = null;
       if (!target) {
