@@ -7,6 +7,7 @@ never mix with async tests.
 """
 
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -18,12 +19,17 @@ from playground.liveserver import (
     watch_errors,
 )
 
+# Set when every test this session collected is a browser test (as in `make test`'s
+# first stage): one Chromium then serves the whole session.
+BROWSER_ONLY = pytest.StashKey[bool]()
 
-def pytest_collection_modifyitems(items):
+
+def pytest_collection_modifyitems(config, items):
     """The browser files with the most tests first, each file's own order kept: under
     pytest-xdist's --dist loadfile a file goes to one worker, and the longest files
     (the sweep, the tours) dealt last were the suite's tail."""
     browser = [item for item in items if "tests/browser/" in str(item.path)]
+    config.stash[BROWSER_ONLY] = bool(browser) and len(browser) == len(items)
     if not browser:
         return
     files: dict = {}
@@ -42,9 +48,9 @@ def live_server_url(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium per test module."""
+@contextmanager
+def chromium():
+    """A headless Chromium, under Playwright's sync API, closed on the way out."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -59,6 +65,25 @@ def browser():
             pytest.skip(f"no headless Chromium could be started here: {error}")
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def session_chromium():
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def browser(request):
+    """A headless Chromium for a test module: the session's one where the session holds
+    browser tests alone (a launch is 0.75 s of CPU, and there are some 35 modules);
+    otherwise the module's own, since Playwright's sync API keeps its event loop
+    running while it is open, and an async test after it could not run its own."""
+    if request.config.stash.get(BROWSER_ONLY, False):
+        yield request.getfixturevalue("session_chromium")
+        return
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
