@@ -80,7 +80,12 @@ def browser(request):
     otherwise the module's own, since Playwright's sync API keeps its event loop
     running while it is open, and an async test after it could not run its own."""
     if request.config.stash.get(BROWSER_ONLY, False):
-        yield request.getfixturevalue("session_chromium")
+        shared = request.getfixturevalue("session_chromium")
+        yield shared
+        # what the module left open goes with it, as with a Chromium of its own: a
+        # page left open keeps its lab playing and drawing for the rest of the session
+        for context in shared.contexts:
+            context.close()
         return
     with chromium() as launched:
         yield launched
