@@ -95,6 +95,9 @@ class Classroom:
         # sockets wait on ("approved", "turned_away" or "removed")
         self.waiters: dict[str, list[asyncio.Future]] = {}
         self.lobby: list[dict] = []  # who waits, in every process (for the hosts)
+        # the lobby's reads, numbered as asked: one asked before an approval can land
+        # after the read that follows it, and must not put the approved back
+        self.lobby_asked = self.lobby_read = 0
         # students let in here whose socket is not in the room yet: id → when
         self.arriving: dict[str, float] = {}
 
@@ -252,9 +255,13 @@ class Classroom:
     async def lobby_changed(self, message: dict | None = None) -> None:
         """Read who waits again and show the hosts; tell the other processes (unless
         this is their word, `message`)."""
-        self.lobby = await asyncio.to_thread(store.lobby, self.room.id)
-        text = encode({"type": "lobby", "members": self.lobby})
-        await self.room.broadcast(text, hosts_only=True)
+        self.lobby_asked += 1
+        asked = self.lobby_asked
+        lobby = await asyncio.to_thread(store.lobby, self.room.id)
+        if asked > self.lobby_read:  # else a read asked for later landed first
+            self.lobby, self.lobby_read = lobby, asked
+            text = encode({"type": "lobby", "members": self.lobby})
+            await self.room.broadcast(text, hosts_only=True)
         if message is None:
             await self.room.relay.publish({"type": "room.lobby"})
 
@@ -267,15 +274,17 @@ class Classroom:
                 gettext_noop("nobody with that id is waiting to join"),
                 "member",
             )
+        # the lobby is read again before anyone is let in: a host let in by the
+        # secret reads it in its first message, and must not find itself there
+        await self.lobby_changed()
         await self.on_approved({"members": ids})
         await self.room.relay.publish({"type": "room.approved", "members": ids})
-        await self.lobby_changed()
         return ids
 
     async def on_approved(self, message: dict) -> None:
-        self._answer_waiters(message["members"], "approved")
-        if message.get("origin"):
+        if message.get("origin"):  # another process's word: read the lobby first
             await self.lobby_changed(message)
+        self._answer_waiters(message["members"], "approved")
 
     async def turn_away(self, member_id: str) -> None:
         """The host refuses a waiting student: this id cannot come back."""

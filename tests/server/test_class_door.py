@@ -7,6 +7,7 @@ set on a socket's scope where the rule is about addresses.
 
 import asyncio
 import json
+import time
 from datetime import timedelta
 from urllib.parse import quote
 
@@ -200,6 +201,36 @@ async def test_the_lobby_and_the_size_survive_a_restart(monkeypatch):
     await again.next("approved")
     assert (await ben.next("hello"))["role"] == "student"
     await close_all(again, ben)
+
+
+async def test_a_lobby_read_that_lands_late_does_not_put_the_approved_back(monkeypatch):
+    """A waiting host's page reads the lobby as it arrives; the secret lets it in at
+    once. When that first read lands after the approval's own (threads finish in any
+    order), the host's first view of the class listed itself as still waiting (seen
+    once in a fresh clone's run). The waiter's read is held back here to force it."""
+    owner, started, _ = await start_class()
+    teacher = await host(started)
+    await teacher.send(type="door", size=12, approval=True)
+    await teacher.next("door")
+    await close_all(teacher)
+    reads = []
+    lobby = classes.store.lobby
+
+    def late_first(room_id):
+        seen = lobby(room_id)
+        reads.append([m["name"] for m in seen])
+        if len(reads) == 1:  # the read the waiting host's arrival asked for
+            time.sleep(0.4)
+        return seen
+
+    monkeypatch.setattr(classes.store, "lobby", late_first)
+    again = await arrive(started, "name=Teacher", "10.2.2.2")
+    assert (await first(again))["type"] == "waiting"
+    await again.send(type="claim_host", ref="h", secret=started["secret"])
+    info = (await again.next("role"))["class"]
+    assert len(reads[0]) == 1  # the late read saw the host waiting
+    assert info["lobby"] == []
+    await close_all(again, owner)
 
 
 # -- a removed member's address --
