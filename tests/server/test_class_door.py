@@ -7,6 +7,7 @@ set on a socket's scope where the rule is about addresses.
 
 import asyncio
 import json
+import threading
 import time
 from datetime import timedelta
 from urllib.parse import quote
@@ -214,21 +215,28 @@ async def test_a_lobby_read_that_lands_late_does_not_put_the_approved_back(monke
     await teacher.next("door")
     await close_all(teacher)
     reads = []
-    lobby = classes.store.lobby
+    read_it = threading.Event()
+    lobby, approve = classes.store.lobby, classes.store.approve
 
     def late_first(room_id):
         seen = lobby(room_id)
-        reads.append([m["name"] for m in seen])
-        if len(reads) == 1:  # the read the waiting host's arrival asked for
+        if seen and not reads:  # the read that sees the host waiting: held back
+            reads.append(seen)
+            read_it.set()
             time.sleep(0.4)
         return seen
 
+    def after_that_read(*args):
+        read_it.wait(5)  # the approval comes after the host was seen waiting
+        return approve(*args)
+
     monkeypatch.setattr(classes.store, "lobby", late_first)
+    monkeypatch.setattr(classes.store, "approve", after_that_read)
     again = await arrive(started, "name=Teacher", "10.2.2.2")
     assert (await first(again))["type"] == "waiting"
     await again.send(type="claim_host", ref="h", secret=started["secret"])
     info = (await again.next("role"))["class"]
-    assert len(reads[0]) == 1  # the late read saw the host waiting
+    assert len(reads) == 1  # the late read saw the host waiting
     assert info["lobby"] == []
     await close_all(again, owner)
 
