@@ -171,6 +171,106 @@ def assert_in_first_viewport(page, viewport) -> None:
     assert box["height"] >= viewport["height"] / 4, box
 
 
+# -- the drawing at the size of the room (issue 31) ---------------------------------
+
+# What is drawn inside #stage in the first view, unscrolled: the union box of the svg
+# shapes and text, the canvases and the HTML text the lab draws there (clipped to the
+# viewport), and the rendered size of that text: an svg text's font size times the
+# scale its element is drawn at, an HTML text's font size times any transform's. The
+# stage's own box does not count, nor what is hidden, nor the controls a lab puts on
+# its stage (buttons, fields and their labels): they are not the drawing.
+DRAWING = """() => {
+  const stage = document.querySelector("#stage");
+  const vw = innerWidth, vh = innerHeight;
+  const controls = "button, select, input, textarea, label, [role=button]";
+  const shown = (el) =>
+    el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })
+    && !el.closest(".visually-hidden, defs, clipPath, mask, marker, pattern, title")
+    && !el.closest(controls);
+  let box = null;
+  const add = (r) => {
+    const l = Math.max(0, r.left), t = Math.max(0, r.top);
+    const rr = Math.min(vw, r.right), b = Math.min(vh, r.bottom);
+    if (rr - l < 1 || b - t < 1) return false;
+    box = box ? { l: Math.min(box.l, l), t: Math.min(box.t, t), r: Math.max(box.r, rr),
+                  b: Math.max(box.b, b) } : { l, t, r: rr, b };
+    return true;
+  };
+  const texts = [];
+  const shapes =
+    "circle, rect, path, line, polyline, polygon, ellipse, image, canvas, text";
+  for (const el of stage.querySelectorAll(shapes)) {
+    if (shown(el)) add(el.getBoundingClientRect());
+  }
+  // svg text: each text without spans of its own, and each span
+  for (const el of stage.querySelectorAll("svg text, svg tspan")) {
+    if (el.tagName === "text" && el.querySelector("tspan")) continue;
+    if (!el.textContent.trim() || !shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.bottom <= 0 || r.top >= vh) continue;
+    const m = el.getScreenCTM();
+    const scale = m ? Math.hypot(m.a, m.b) : 1;
+    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+    texts.push([size, el.textContent.trim()]);
+  }
+  // HTML text on the stage
+  const walker = document.createTreeWalker(stage, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || !n.textContent.trim() || el.closest("svg") || !shown(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    if (!add(range.getBoundingClientRect())) continue;
+    let scale = 1;
+    for (let p = el; p && p !== document.body; p = p.parentElement) {
+      const t = getComputedStyle(p).transform;
+      if (t && t !== "none") {
+        const m = new DOMMatrix(t);
+        scale *= Math.hypot(m.a, m.b);
+      }
+    }
+    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+    texts.push([size, n.textContent.trim()]);
+  }
+  texts.sort((a, b) => a[0] - b[0]);
+  const p10 = texts.length ? texts[Math.floor(texts.length * 0.1)][0] : 0;
+  const area = box ? ((box.r - box.l) * (box.b - box.t)) / (vw * vh) : 0;
+  const smallest = texts.slice(0, 5)
+    .map(([px, t]) => `${px.toFixed(1)}px ${t.slice(0, 24)}`);
+  return { area, p10, texts: texts.length, box, smallest };
+}"""
+
+# The bars of issue 31 by viewport width: the drawing's share of the viewport, and the
+# 10th percentile of its text's rendered size in CSS pixels.
+DRAWING_BARS = {1280: (0.40, 12.0), 1920: (0.45, 16.0), 390: (0.35, 11.0)}
+
+
+def drawing(page) -> dict:
+    """What the stage draws in the first view: `area` (share of the viewport), `p10`
+    (px), `texts` (how many), `box` and the `smallest` texts."""
+    return page.evaluate(DRAWING)
+
+
+def assert_drawing_fills_the_room(page, viewport) -> None:
+    """The drawing's box covers the bar's share of the viewport (issue 31)."""
+    share, _ = DRAWING_BARS[viewport["width"]]
+    seen = drawing(page)
+    assert seen["area"] >= share, (
+        f"the drawing covers {seen['area']:.0%} of the viewport, under {share:.0%}: "
+        f"{seen['box']}"
+    )
+
+
+def assert_drawing_text_reads(page, viewport) -> None:
+    """The drawing's text, at its 10th percentile, renders at the bar's size."""
+    _, px = DRAWING_BARS[viewport["width"]]
+    seen = drawing(page)
+    assert seen["texts"] and seen["p10"] >= px, (
+        f"the drawing's text is {seen['p10']:.1f} px at its 10th percentile, under "
+        f"{px} px ({seen['texts']} texts; the smallest: {seen['smallest']})"
+    )
+
+
 def assert_latest_in_first_viewport(page, viewport) -> None:
     """The "Just now" line is in the first screen too."""
     bottom = page.locator(".latest").evaluate("e => e.getBoundingClientRect().bottom")
@@ -238,9 +338,17 @@ class Findings:
     fails today (a fault found, not yet mended): its failure makes the test an
     expected failure that says why, while every other check still counts."""
 
-    def __init__(self, where: str, known: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        where: str,
+        known: dict[str, str] | None = None,
+        strict: frozenset[str] = frozenset(),
+    ) -> None:
         self.where = where
         self.known = known or {}
+        # known failures that must fail: one that passes is reported, so that the
+        # table of what is known stays true as faults are mended
+        self.strict = strict
         self.failures: list[str] = []
         self.known_failures: list[str] = []
 
@@ -255,6 +363,12 @@ class Findings:
                 self.known_failures.append(f"{what}: {self.known[what]}")
             else:
                 self.failures.append(f"{what}: {error}")
+        else:
+            if what in self.known and what in self.strict:
+                self.failures.append(
+                    f"{what}: known to fail ({self.known[what]}), but it passes now: "
+                    "take it out of the table of known faults"
+                )
 
     def assert_none(self) -> None:
         import pytest

@@ -13,7 +13,9 @@ new lab is swept without a line here.
 
 - a lab page, 1280×800 and 390×844, English, Chinese and Thai: the stage and "Just
   now" in the first screen; the primary action in view, moving the stage within a
-  second, nothing scrolled, nobody pressing Play (issue 10); no quick label cut short
+  second, nothing scrolled, nobody pressing Play (issue 10); the drawing's box and
+  its text's size as it opens, against issue 31's bars (pagechecks.DRAWING_BARS;
+  what each lab misses today is in DRAWING_MISSES); no quick label cut short
   (at 390); at 1280, the sweep's actions pressed, and axe-core with no serious or
   critical violation as it opens (the tour's card open, as a new visitor finds it)
   and after the actions; no English word and no Thai digit left on a Chinese or
@@ -34,6 +36,8 @@ from pagechecks import (
     WIDE,
     Findings,
     assert_clean,
+    assert_drawing_fills_the_room,
+    assert_drawing_text_reads,
     assert_in_first_viewport,
     assert_latest_in_first_viewport,
     assert_no_english,
@@ -85,6 +89,56 @@ KNOWN = {
         ),
     },
 }
+
+# Issue 31: the drawing at the size of the room. What each lab's drawing misses today
+# on a first visit with the tour's card open (measured on main before the work began):
+# its box under the bar's share of the viewport ("fills"), its text's 10th percentile
+# under the bar's size ("reads"); see pagechecks.DRAWING_BARS. A lab leaves this table
+# as its drawing is made to meet the bars; a new lab is never in it.
+DRAWING_MISSES = {
+    ("hash-placement", "wide"): ("fills", "reads"),
+    ("hash-placement", "phone"): ("fills", "reads"),
+    ("partition-cap", "wide"): ("fills", "reads"),
+    ("partition-cap", "phone"): ("reads",),
+    ("quorum", "wide"): ("fills", "reads"),
+    ("quorum", "phone"): ("reads",),
+    ("two-phase-commit", "wide"): ("fills", "reads"),
+    ("two-phase-commit", "phone"): ("reads",),
+    ("scatter-gather", "wide"): ("fills", "reads"),
+    ("scatter-gather", "phone"): ("reads",),
+    ("range-splits", "wide"): ("fills", "reads"),
+    ("range-splits", "phone"): ("reads",),
+    ("cache-stampede", "wide"): ("fills", "reads"),
+    ("cache-stampede", "phone"): ("reads",),
+    ("graph-traversal", "wide"): ("fills",),
+    ("replication", "wide"): ("fills",),
+    ("rate-limit-race", "wide"): ("fills", "reads"),
+    ("rate-limit-race", "phone"): ("reads",),
+}
+# ... and what it misses in one language and not another (the same check is then
+# not required to fail: the table above is held to failing, this one is not)
+DRAWING_MISSES_IN_SOME_LANGUAGES = {
+    ("cache-stampede", "phone"): ("fills",),  # 32% in Thai, 43% in English
+    ("rate-limit-race", "phone"): ("fills",),  # 32% in English and Chinese
+}
+DRAWING_CHECKS = {
+    "fills": "the drawing fills the room",
+    "reads": "the drawing's text reads",
+}
+for _table in (DRAWING_MISSES, DRAWING_MISSES_IN_SOME_LANGUAGES):
+    for (_slug, _size), _misses in _table.items():
+        _known = KNOWN.setdefault(("labs", _slug, _size), {})
+        for _miss in _misses:
+            _known[DRAWING_CHECKS[_miss]] = (
+                "issue 31: the drawing does not scale with the stage yet"
+            )
+
+
+def held_to_failing(slug: str, size: str) -> frozenset[str]:
+    """The drawing checks this visit is known to fail in every language."""
+    return frozenset(
+        DRAWING_CHECKS[miss] for miss in DRAWING_MISSES.get((slug, size), ())
+    )
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +194,9 @@ def test_a_lab_page_passes_every_check(
     viewport = PHONE if size == "phone" else WIDE
     page = visitor(viewport, axe=size == "wide")
     where = f"{slug} ({lang}, {viewport['width']}×{viewport['height']})"
-    found = Findings(where, KNOWN.get(("labs", slug, size)))
+    found = Findings(
+        where, KNOWN.get(("labs", slug, size)), held_to_failing(slug, size)
+    )
     open_page(page, f"{live_server_url}/labs/{slug}/?seed=3&lang={lang}", viewport)
     with found("the page's language"):
         expect(page.locator("html")).to_have_attribute("lang", lang)
@@ -148,6 +204,10 @@ def test_a_lab_page_passes_every_check(
         assert_in_first_viewport(page, viewport)
     with found('"Just now" in the first screen'):
         assert_latest_in_first_viewport(page, viewport)
+    with found(DRAWING_CHECKS["fills"]):
+        assert_drawing_fills_the_room(page, viewport)
+    with found(DRAWING_CHECKS["reads"]):
+        assert_drawing_text_reads(page, viewport)
     if size == "phone":
         with found("quick labels at phone width"):
             assert_no_quick_label_cut(page)
