@@ -96,22 +96,21 @@ KNOWN = {
 # under the bar's size ("reads"); see pagechecks.DRAWING_BARS. A lab leaves this table
 # as its drawing is made to meet the bars; a new lab is never in it.
 DRAWING_MISSES = {
-    ("hash-placement", "wide"): ("fills", "reads"),
+    ("hash-placement", "wide"): ("reads",),
     ("hash-placement", "phone"): ("fills", "reads"),
-    ("partition-cap", "wide"): ("fills", "reads"),
+    ("partition-cap", "wide"): ("reads",),
     ("partition-cap", "phone"): ("reads",),
-    ("quorum", "wide"): ("fills", "reads"),
+    ("quorum", "wide"): ("reads",),
     ("quorum", "phone"): ("reads",),
-    ("two-phase-commit", "wide"): ("fills", "reads"),
+    ("two-phase-commit", "wide"): ("reads",),
     ("two-phase-commit", "phone"): ("reads",),
     ("scatter-gather", "wide"): ("fills", "reads"),
     ("scatter-gather", "phone"): ("reads",),
-    ("range-splits", "wide"): ("fills", "reads"),
+    ("range-splits", "wide"): ("reads",),
     ("range-splits", "phone"): ("reads",),
     ("cache-stampede", "wide"): ("fills", "reads"),
     ("cache-stampede", "phone"): ("reads",),
     ("graph-traversal", "wide"): ("fills",),
-    ("replication", "wide"): ("fills",),
     ("rate-limit-race", "wide"): ("fills", "reads"),
     ("rate-limit-race", "phone"): ("reads",),
 }
@@ -120,6 +119,14 @@ DRAWING_MISSES = {
 DRAWING_MISSES_IN_SOME_LANGUAGES = {
     ("cache-stampede", "phone"): ("fills",),  # 32% in Thai, 43% in English
     ("rate-limit-race", "phone"): ("fills",),  # 32% in English and Chinese
+    # 37-39% of a laptop's screen; 40 in Chinese, whose shorter title leaves the stage
+    # a line more
+    ("hash-placement", "wide"): ("fills",),
+    ("partition-cap", "wide"): ("fills",),
+    ("quorum", "wide"): ("fills",),
+    ("two-phase-commit", "wide"): ("fills",),
+    ("range-splits", "wide"): ("fills",),
+    ("replication", "wide"): ("fills",),
 }
 DRAWING_CHECKS = {
     "fills": "the drawing fills the room",

@@ -175,14 +175,24 @@ def test_the_tour_runs_to_its_end_by_show_me_alone(visit, slug):
             skip(page)
             resume_at_step_2(page)
         highlighted(page)
+        before = stage_size(page)
         show_me(page)
         done(page)
+        # the step's notice is shown as its animation plays: the drawing's room keeps
+        # its size (issue 31; the card sat over the stage and took its height)
+        assert stage_size(page) == before, f"step {number}"
         expect(card(page).locator(".tour-next")).to_have_text(
             "Finish" if number == len(steps) else "Next"
         )
         next_step(page)
     finished(page)
     assert_the_labs_point_shows(page, slug)
+
+
+def stage_size(page) -> tuple[float, float]:
+    return page.locator("#stage").evaluate(
+        "s => { const r = s.getBoundingClientRect(); return [r.width, r.height]; }"
+    )
 
 
 def test_on_a_phone_the_card_and_its_ring_are_in_view_and_clear(visit):
