@@ -130,6 +130,12 @@ def test_students_see_the_host_add_a_shard_and_their_controls_are_off(lesson):
         expect(student.locator("#locked-note-quick-controls")).to_contain_text(
             "The host is driving the class, so your controls are off"
         )
+        # said once (issue 31): the panel's, Time's and History's notes stay for the
+        # screen reader (aria-describedby) and are not shown
+        expect(student.locator(".locked-note:visible")).to_have_count(1)
+        expect(student.locator(".history-back")).to_have_attribute(
+            "aria-describedby", "history-locked-note"
+        )
     add_shard(lesson.host)
     for page in lesson.everyone():
         expect(shards(page)).to_have_count(before + 1)
