@@ -486,9 +486,10 @@ def save_screenshot(target, name: str) -> None:
 
 
 # True once the lab has drawn (its first frame) and every d3 transition and finite CSS
-# animation that was running at the first call with this token has ended: what a person
-# sees once the drawing has come to rest. Transitions started later (a playing lab's
-# next frames) are not waited for.
+# animation in the lab that was running at the first call with this token has ended:
+# what a person sees once the drawing has come to rest. Transitions started later (a
+# playing lab's next frames) are not waited for; nor is the tour's ring, outside the
+# lab, whose pulse draws the eye for 3.6 s and moves nothing of the lab's.
 AT_REST = """(token) => {
   const root = document.getElementById("lab");
   if (!root?.dataset.drawn) return false;
@@ -499,7 +500,9 @@ AT_REST = """(token) => {
       token,
       transition: Math.max(0, ...nodes.flatMap(ids)),
       animations: document.getAnimations().filter(
-        (a) => a.effect?.getComputedTiming().iterations !== Infinity,
+        (a) =>
+          a.effect?.getComputedTiming().iterations !== Infinity &&
+          root.contains(a.effect.target),
       ),
     };
   }
