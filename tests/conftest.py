@@ -30,6 +30,31 @@ def pytest_configure(config):
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
+# On the other supported Pythons (.ci/other-pythons sets this to 0.2), each property
+# test draws that share of its examples (at least MIN_EXAMPLES): what a property run
+# there looks for is whether the code works on that interpreter, which any example
+# shows, while the search of the inputs (which an interpreter does not change) is
+# done in full on the default one. Every test still runs on every Python.
+EXAMPLES_SHARE = float(os.environ.get("PLAYGROUND_EXAMPLES_SHARE", "1"))
+MIN_EXAMPLES = 10
+
+
+def pytest_collection_modifyitems(config, items):
+    if EXAMPLES_SHARE >= 1:
+        return
+    from hypothesis import settings
+
+    for item in items:
+        test = getattr(item, "obj", None)
+        given = getattr(test, "_hypothesis_internal_use_settings", None)
+        if given is None or getattr(test, "_playground_examples_shared", False):
+            continue  # not a property test, or one already scaled (parametrized)
+        fewer = max(MIN_EXAMPLES, round(given.max_examples * EXAMPLES_SHARE))
+        if fewer < given.max_examples:
+            test._hypothesis_internal_use_settings = settings(given, max_examples=fewer)
+        test._playground_examples_shared = True
+
+
 def pytest_unconfigure(config):
     root = getattr(config, "playground_static_root", None)
     if root:
