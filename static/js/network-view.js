@@ -72,7 +72,9 @@ import { fitToRoom } from "./stage-fit.js";
  * @typedef {ReturnType<typeof createNetworkView>} NetworkView
  */
 
-const NARROW_BELOW_PX = 560;
+// a room narrower than this takes the lab's narrow (phone) layout: partition-cap's
+// network between its two clients' columns is 540 px wide on a laptop, and wide
+const NARROW_BELOW_PX = 480;
 const ACTIONS = {
   cut: "cut_link",
   heal: "heal_link",

@@ -54,3 +54,35 @@ export function fitToRoom(box, aspect = 1) {
     },
   };
 }
+
+/**
+ * How a drawing declares its logical box: the room (CSS pixels) it is designed for,
+ * one unit a pixel; the fewest units it needs (a smaller room scales it down); and how
+ * much larger than a unit a pixel it may grow in a larger room (a projector's).
+ * @typedef {object} RoomBox
+ * @property {[number, number]} design width and height, units
+ * @property {[number, number]} least width and height, units
+ * @property {number} [most] the largest scale, CSS pixels a unit (default 1.6)
+ */
+
+/**
+ * The viewBox a drawing of `box` takes in `room` (its box's content size, CSS pixels; 0
+ * before the first layout): the room's shape, so the drawing fills it, at a scale of one
+ * CSS pixel a unit where the room is the design's size, larger in proportion in a larger
+ * room (up to `most`), and never fewer units than `least`. Text sized in units then
+ * reads at its own size on a laptop and grows with the screen: the stage's one rule for
+ * the size of a drawing, which every renderer that draws in a viewBox asks.
+ * @param {{width: number, height: number}} room
+ * @param {RoomBox} box
+ * @returns {[number, number]}
+ */
+export function roomViewBox({ width, height }, { design, least, most = 1.6 }) {
+  if (!width || !height) return [design[0], design[1]];
+  const grow = Math.min(most, Math.max(1, Math.min(width / design[0], height / design[1])));
+  // whole units, rounded down, and a unit less in height (the box's size comes rounded
+  // to the pixel): the drawing fills the box's width, a unit never less than a pixel
+  return [
+    Math.floor(Math.max(least[0], width / grow)),
+    Math.floor(Math.max(least[1], height / grow - 1)),
+  ];
+}

@@ -8,6 +8,7 @@
 import { fmt, t } from "../i18n.js";
 import { createLabRenderer } from "../lab-view.js";
 import { createNetworkView } from "../network-view.js";
+import { roomViewBox } from "../stage-fit.js";
 import { describeEvents } from "./partition-cap/describe.js";
 import { drawPanels } from "./partition-cap/panels.js";
 import {
@@ -34,9 +35,17 @@ const NARROW = {
   4: { A: [0.2, 0.13], C: [0.8, 0.13], D: [0.2, 0.58], B: [0.8, 0.58] },
   5: { A: [0.2, 0.1], C: [0.8, 0.1], D: [0.2, 0.42], B: [0.8, 0.42], E: [0.5, 0.72] },
 };
-// the copies hang under their servers: a shorter wide drawing than the default
-/** @type {{wide: [number, number], narrow: [number, number]}} */
-const SIZES = { wide: [960, 380], narrow: [400, 460] };
+/**
+ * The drawing's logical box (stage-fit.js's RoomBox): on a wide stage, the room between
+ * the two clients' columns, designed for 560 × 300 CSS pixels at one unit a pixel (the
+ * copies under the servers read at 13 px on a laptop and grow with a projector's stage);
+ * a phone keeps its box of 400 × 460.
+ * @param {{width: number, height: number, narrow: boolean}} room
+ * @returns {[number, number]}
+ */
+function viewBoxFor(room) {
+  return room.narrow ? [400, 460] : roomViewBox(room, { design: [560, 300], least: [480, 270] });
+}
 /** @type {[string, () => string][]} each metric's key and words */
 const METRICS = [
   ["confirmed", () => t("Bookings confirmed to clients")],
@@ -81,7 +90,7 @@ export function createRenderer() {
           onError: lab.slots.onError,
           declaration: hello.declaration,
           positions: (nodes, { narrow }) => (narrow ? NARROW : WIDE)[nodes.length] ?? null,
-          sizes: SIZES,
+          sizes: viewBoxFor,
           kinds: messageKinds(),
           label: t("Flight 7's servers and the links between them"),
           messageLabel: (m) => (m.kind === "sync" && m.info?.vv ? vvText(m.info.vv) : null),

@@ -10,7 +10,7 @@
 import { t } from "../i18n.js";
 import { createLabRenderer } from "../lab-view.js";
 import { createNetworkView } from "../network-view.js";
-import { describeCopy, drawCopies } from "./quorum/copies.js";
+import { clusterSpots, clusterViewBox, describeCopy, drawCopies } from "./quorum/copies.js";
 import { describeEvents } from "./quorum/describe.js";
 import { createHistory } from "./quorum/history.js";
 import { createJudged } from "./quorum/judged.js";
@@ -41,6 +41,8 @@ export function createRenderer() {
           declaration: hello.declaration,
           kinds: messageKinds(),
           label: t("The cluster: each owner holds a copy of the row"),
+          sizes: clusterViewBox,
+          positions: clusterSpots,
           messageLabel: (m) => (m.info?.value === undefined ? null : String(m.info.value)),
           describeNode: (node, snap) => describeCopy(node, snap),
         }),

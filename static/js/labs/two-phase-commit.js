@@ -9,20 +9,31 @@
 import { t } from "../i18n.js";
 import { createLabRenderer } from "../lab-view.js";
 import { createNetworkView } from "../network-view.js";
+import { roomViewBox } from "../stage-fit.js";
 import { describeEvents } from "./two-phase-commit/describe.js";
-import { describeServer, drawPanels } from "./two-phase-commit/panels.js";
+import { describeServer, drawPanels, SHARD_HALF, SHARD_REACH } from "./two-phase-commit/panels.js";
 import { createBank, createCosts, createHistory, createJudged } from "./two-phase-commit/side.js";
 import { messageKinds } from "./two-phase-commit/words.js";
 
 /** @import { Renderer, Snapshot } from "../types.js" */
 
-/** @type {Record<string, [number, number]>} */
-const WIDE = {
-  client: [0.07, 0.5],
-  coordinator: [0.3, 0.5],
-  flights: [0.56, 0.2],
-  bookings: [0.56, 0.8],
-};
+/**
+ * Where the servers stand on a wide stage, as fractions of the drawing: the client and
+ * the coordinator on the middle line, each shard as far right as its rows beside it
+ * leave room for and clear of the top and bottom edges by half its panel.
+ * @param {{width: number, height: number}} size
+ * @returns {Record<string, [number, number]>}
+ */
+function wideSpots({ width, height }) {
+  const x = Math.min(0.56, (width - SHARD_REACH) / width);
+  const edge = Math.min(0.3, SHARD_HALF / height);
+  return {
+    client: [0.07, 0.5],
+    coordinator: [0.3, 0.5],
+    flights: [x, Math.max(0.2, edge)],
+    bookings: [x, Math.min(0.8, 1 - edge)],
+  };
+}
 /** @type {Record<string, [number, number]>} */
 const NARROW = {
   client: [0.5, 0.11],
@@ -32,8 +43,17 @@ const NARROW = {
 };
 // what each server's circle says (its name is written above it)
 const MARKS = { client: () => t("App"), coordinator: () => "Co", flights: () => "Fl", bookings: () => "Bk" };
-/** @type {{wide: [number, number], narrow: [number, number]}} */
-const SIZES = { wide: [960, 440], narrow: [400, 480] };
+/**
+ * The drawing's logical box (stage-fit.js's RoomBox): on a wide stage, the room it is
+ * given, designed for 860 × 360 CSS pixels at one unit a pixel (the rows beside each
+ * shard read at 13 px on a laptop and grow with a projector's stage); a phone keeps its
+ * box of 400 × 480, the servers stacked.
+ * @param {{width: number, height: number, narrow: boolean}} room
+ * @returns {[number, number]}
+ */
+function viewBoxFor(room) {
+  return room.narrow ? [400, 480] : roomViewBox(room, { design: [860, 360], least: [720, 330] });
+}
 /** @type {[string, () => string][]} each metric's key and words */
 const METRICS = [
   ["ok", () => t("ok")],
@@ -62,8 +82,8 @@ export function createRenderer() {
           send: lab.slots.send,
           onError: lab.slots.onError,
           declaration: hello.declaration,
-          positions: (nodes, { narrow }) => (narrow ? NARROW : WIDE),
-          sizes: SIZES,
+          positions: (nodes, size) => (size.narrow ? NARROW : wideSpots(size)),
+          sizes: viewBoxFor,
           kinds: messageKinds(),
           actions: { stop: "crash_server", restart: "recover_server" },
           fixedNodes: ["client"],

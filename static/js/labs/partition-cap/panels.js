@@ -17,7 +17,7 @@ import { vvText } from "./words.js";
  * @typedef {{cls: string, text: string}} Line
  */
 
-const LINE = 15;
+const LINE = 16;
 const MIN_WIDTH = 116; // the box's narrowest, between the padding
 const PAD = 8;
 

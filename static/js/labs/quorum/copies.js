@@ -9,6 +9,7 @@
 
 import d3 from "d3";
 import { fmt, num, t, tn } from "../../i18n.js";
+import { roomViewBox } from "../../stage-fit.js";
 import { versionText } from "./words.js";
 
 /** @import { NetworkLayout, NetworkView } from "../../network-view.js" */
@@ -19,11 +20,52 @@ import { versionText } from "./words.js";
 /** @typedef {import("d3").Selection<SVGGElement, unknown, null, undefined>} Panel a node's panel */
 /** @typedef {import("d3").Selection<BaseType, unknown, null, undefined>} Part in a panel */
 
-const CARD_W = 128; // the narrowest card; a card widens to fit its tags
-const CARD_H = 62;
+const CARD_W = 150; // the narrowest card; a card widens to fit its tags
+const CARD_H = 74;
 const RINGS = 42; // the shared ring's outer edge (r = 40, stroke 4): cards start past it
 const GAP = 8;
 const EDGE = 4; // a phone's card stays this far inside the drawing
+// a card beside its node reaches this far from the node's centre
+const REACH = RINGS + GAP + CARD_W + EDGE;
+
+/**
+ * The cluster's logical box on a wide stage (stage-fit.js's RoomBox): designed for a room
+ * of 600 × 300 CSS pixels, one unit a pixel, so a card's words read at their own size (16,
+ * 13 and 12 px) on a laptop and grow with a projector's stage; a phone keeps the network
+ * view's narrow box, cards above and under their nodes.
+ */
+const WIDE_BOX = { design: /** @type {[number, number]} */ ([600, 300]), least: /** @type {[number, number]} */ ([2 * REACH + 120, 2 * CARD_H + 100]), most: 1.6 };
+const NARROW_BOX = /** @type {[number, number]} */ ([400, 520]);
+
+/**
+ * The cluster's viewBox for the room the stage gives it.
+ * @param {{width: number, height: number, narrow: boolean}} room
+ * @returns {[number, number]}
+ */
+export function clusterViewBox(room) {
+  return room.narrow ? NARROW_BOX : roomViewBox(room, WIDE_BOX);
+}
+
+/**
+ * Where the nodes stand on a wide stage, as fractions of the drawing: on an ellipse as
+ * wide as the cards beside them leave room for and as tall as the drawing, the first at
+ * the top, clockwise (on a phone, the network view's circle).
+ * @param {{id: string}[]} nodes
+ * @param {{width: number, height: number, narrow: boolean}} size
+ * @returns {Record<string, [number, number]> | null}
+ */
+export function clusterSpots(nodes, { width, height, narrow }) {
+  if (narrow || !width || !height) return null;
+  const rx = Math.max(40, width / 2 - REACH);
+  const ry = Math.max(40, height / 2 - RINGS - 2);
+  /** @type {Record<string, [number, number]>} */
+  const spots = {};
+  nodes.forEach((node, i) => {
+    const angle = -Math.PI / 2 + (2 * Math.PI * i) / Math.max(1, nodes.length);
+    spots[node.id] = [(width / 2 + rx * Math.cos(angle)) / width, (height / 2 + ry * Math.sin(angle)) / height];
+  });
+  return spots;
+}
 
 /**
  * Which nodes play which role, from the snapshot's history and overlap.
@@ -206,9 +248,9 @@ function enterCard(panel) {
   panel.append("circle").attr("class", "q-shared-ring").attr("r", 40);
   const card = panel.append("g").attr("class", "q-card");
   card.append("rect").attr("class", "q-card-box").attr("width", CARD_W).attr("height", CARD_H).attr("rx", 6);
-  card.append("text").attr("class", "q-value").attr("x", 8).attr("y", 18);
-  card.append("text").attr("class", "q-version").attr("x", 8).attr("y", 34);
-  card.append("g").attr("class", "q-tags").attr("transform", "translate(6,42)");
+  card.append("text").attr("class", "q-value").attr("x", 9).attr("y", 22);
+  card.append("text").attr("class", "q-version").attr("x", 9).attr("y", 41);
+  card.append("g").attr("class", "q-tags").attr("transform", "translate(7,50)");
 }
 
 /** @type {WeakMap<Element, string>} */
@@ -242,15 +284,15 @@ function drawTags(layer, tags) {
     .data(tags, (d) => d.key)
     .join((enter) => {
       const g = enter.append("g").attr("class", (d) => `q-tag q-tag-${d.key}`);
-      g.append("rect").attr("height", 15).attr("rx", 3);
-      g.append("text").attr("x", 4).attr("y", 11);
+      g.append("rect").attr("height", 18).attr("rx", 3);
+      g.append("text").attr("x", 5).attr("y", 13.5);
       return g;
     })
     .each(function placeTag(d) {
       const g = d3.select(this);
       const text = g.select("text").text(d.text);
       const measured = textWidth(/** @type {SVGTextElement} */ (text.node()), d.text);
-      const width = (measured > 0 ? measured : d.text.length * 6.2) + 8;
+      const width = (measured > 0 ? measured : d.text.length * 7.4) + 10;
       g.select("rect").attr("width", width);
       g.attr("transform", `translate(${x},0)`);
       x += width + 4;

@@ -8,6 +8,7 @@
 import d3 from "d3";
 import { fmt, num, t } from "../../i18n.js";
 import { NODE_RADIUS } from "../../network/layout.js";
+import { roomViewBox } from "../../stage-fit.js";
 import { lagText, placeText, roleText } from "./words.js";
 
 /** @import { Snapshot } from "../../types.js" */
@@ -37,20 +38,20 @@ const DIP = 34;
 const drawnKeys = new WeakMap();
 
 /**
- * The drawing's viewBox for the room the stage gives it (CSS pixels): that room, one
- * unit a pixel, so the cards' text is drawn at its own size (13 and 12 px); a wide
- * room larger than the drawing needs enlarges it (up to 1.4×). Never smaller than the
- * cards need: in a smaller room the drawing is scaled down to fit.
+ * The drawing's viewBox for the room the stage gives it (CSS pixels; stage-fit.js's
+ * roomViewBox): that room, one unit a pixel, so the cards' text is drawn at its own size
+ * (13 and 12 px); a wide room larger than the drawing needs enlarges it (up to 1.4×).
+ * Never smaller than the cards need: in a smaller room the drawing is scaled down to fit.
  * @param {{width: number, height: number, narrow: boolean}} room
  * @returns {[number, number]}
  */
-export function viewBoxFor({ width, height, narrow }) {
-  if (!width || !height) return narrow ? [380, 320] : [900, 260];
-  const grow = narrow ? 1 : Math.min(1.4, Math.max(1, Math.min(width / 900, height / 260)));
-  const least = narrow ? [300, NARROW_TOP + 2 * (NARROW_CARD_HEIGHT + CARD_GAP)] : [560, WIDE_NEED + DIP];
-  // whole units, rounded down, and a unit less in height (the box's size comes rounded
-  // to the pixel): the drawing fills the box's width, a unit never less than a pixel
-  return [Math.floor(Math.max(least[0], width / grow)), Math.floor(Math.max(least[1], height / grow - 1))];
+export function viewBoxFor(room) {
+  return roomViewBox(
+    room,
+    room.narrow
+      ? { design: [380, 320], least: [300, NARROW_TOP + 2 * (NARROW_CARD_HEIGHT + CARD_GAP)], most: 1 }
+      : { design: [900, 260], least: [560, WIDE_NEED + DIP], most: 1.4 },
+  );
 }
 
 /**

@@ -7,6 +7,7 @@
 
 import d3 from "d3";
 import { fmt, num, t, tn } from "../../i18n.js";
+import { NODE_RADIUS } from "../../network/layout.js";
 import { opText, outcomeText, pointText, recordText, rowName, rowValue } from "./words.js";
 
 /** @import { NetworkView } from "../../network-view.js" */
@@ -19,8 +20,15 @@ import { opText, outcomeText, pointText, recordText, rowName, rowValue } from ".
  * @typedef {{key: string, text: string, cls?: string, mark?: string, row?: string}} Line
  */
 
-const LINE = 15;
-const PAD = 6;
+const WIDE_LINE = 16; // a wide stage's (13 px text); a phone's box keeps 15 and 12 px
+const NARROW_LINE = 15;
+const PAD = 7;
+const SHARD_WIDTH = 340; // a shard's panel on a wide stage
+const SHARD_LINES = 9; // its lines: the log, four seats (or bookings), four accounts
+/** How far right of a shard's centre its panel reaches on a wide stage (units). */
+export const SHARD_REACH = NODE_RADIUS + 58 + SHARD_WIDTH + 6;
+/** Half a shard's panel's height, and a margin (units). */
+export const SHARD_HALF = (SHARD_LINES * WIDE_LINE) / 2 + 10;
 
 /**
  * Fill the view's node panels from the snapshot.
@@ -30,6 +38,7 @@ const PAD = 6;
 export function drawPanels(view, state) {
   const snapshot = /** @type {TpSnapshot} */ (state);
   const { narrow, width, radius, positions } = view.layout;
+  const step = narrow ? NARROW_LINE : WIDE_LINE;
   const shards = new Map((snapshot.shards ?? []).map((s) => [s.id, s]));
   view.panels.each(function fill(node) {
     const g = d3.select(this);
@@ -37,7 +46,7 @@ export function drawPanels(view, state) {
     let boxWidth;
     if (shards.has(node.id)) {
       lines = shardLines(/** @type {Shard} */ (shards.get(node.id)), narrow);
-      boxWidth = narrow ? 176 : 330;
+      boxWidth = narrow ? 176 : SHARD_WIDTH;
     } else if (node.id === "coordinator") {
       lines = coordinatorLines(snapshot, narrow);
       boxWidth = narrow ? 150 : 230;
@@ -51,12 +60,12 @@ export function drawPanels(view, state) {
     if (!narrow && shards.has(node.id)) {
       // beside the shard, on the right (clear of its name), centred on its height
       left = radius + 58;
-      top = -((lines.length - 1) * LINE) / 2;
+      top = -((lines.length - 1) * step) / 2;
     } else if (narrow && !shards.has(node.id)) {
       // a phone stacks the client over the coordinator over the shards: their panels go
       // beside them, on the right, or they cover the names of the servers under them
       left = Math.min(radius + 8, width - boxWidth - 4 - cx);
-      top = -((lines.length - 1) * LINE) / 2 + 4;
+      top = -((lines.length - 1) * step) / 2 + 4;
     } else {
       left = Math.max(4, Math.min(width - boxWidth - 4, cx - boxWidth / 2)) - cx;
       top = radius + 18;
@@ -67,9 +76,9 @@ export function drawPanels(view, state) {
       .join("rect")
       .attr("class", "tp-panel-bg")
       .attr("x", left)
-      .attr("y", top - LINE + 3)
+      .attr("y", top - step + 3)
       .attr("width", boxWidth)
-      .attr("height", (n) => n * LINE + 6)
+      .attr("height", (n) => n * step + 6)
       .attr("rx", 6);
     const rows = g
       .selectAll("g.tp-line")
@@ -81,8 +90,9 @@ export function drawPanels(view, state) {
         return line;
       })
       .attr("class", (d) => `tp-line ${d.cls ?? ""}`)
+      .classed("is-narrow", narrow)
       .attr("data-row", (d) => d.row ?? null)
-      .attr("transform", (d, i) => `translate(0,${top + i * LINE})`);
+      .attr("transform", (d, i) => `translate(0,${top + i * step})`);
     rows
       .select("text.tp-left")
       .attr("x", left + PAD)
