@@ -522,6 +522,25 @@ def wait_until_still(page, timeout: float = 30_000) -> None:
     )
 
 
+def click_link(link) -> None:
+    """Click a network link (`g.net-link`'s locator, in a page or a frame) on the middle
+    of its line, where a person aims: the group's box also holds the latency label
+    beside the line, and its centre (where Playwright clicks an element) can fall
+    between them, on the drawing's backdrop."""
+    at = link.evaluate(
+        """g => {
+          g.scrollIntoView({ block: "nearest", inline: "nearest" });
+          const box = g.getBoundingClientRect();
+          const line = g.querySelector(".link-hit").getBoundingClientRect();
+          return { x: line.left + line.width / 2 - box.left,
+                   y: line.top + line.height / 2 - box.top };
+        }"""
+    )
+    box = link.bounding_box()  # in the page's viewport, across frames
+    assert box, "the link is not on the screen"
+    link.page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+
+
 def next_frames(page, count: int = 2) -> None:
     """Return once `page` has rendered `count` more frames: what a resize or a scroll
     sets off (resize events, ResizeObservers, their redrawing) has run by then."""

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from playground.history import Entry
 from playground.links import make_link
-from playground.liveserver import free_port
+from playground.liveserver import click_link, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -128,13 +128,13 @@ def test_the_example_page_shows_four_live_embeds_at_their_moments(
     ring.get_by_role("button", name=re.compile("Add a shard")).click()
     expect(ring.locator("#lab")).to_have_attribute("data-seq", "2")
     expect(ring.locator("#stage")).to_contain_text("mod 6")
-    cap.locator('.net-link[data-link="B-C"]').click()
+    click_link(cap.locator('.net-link[data-link="B-C"]'))
     expect(cap.locator("#lab")).to_have_attribute("data-seq", "7")
     expect(cap.locator('.net-link[data-link="B-C"]')).to_have_attribute(
         "data-state", "cut"
     )
     # the read-only one refuses a click on its drawing, and says why
-    quorum.locator('.net-link[data-link="A-B"]').click()
+    click_link(quorum.locator('.net-link[data-link="A-B"]'))
     expect(quorum.locator("#stage")).to_contain_text("read-only")
     page.wait_for_timeout(500)
     assert lab_data(quorum, "seq") == "5"
@@ -216,7 +216,7 @@ def test_a_read_only_embed_sends_nothing(page, live_server_url):
     expect(page.locator("#readonly-note")).to_be_visible()
     expect(page.locator(".embed-readonly, .locked-note:visible")).to_have_count(1)
     # the drawing and Space still send nothing
-    page.locator('.net-link[data-link="A-B"]').click()
+    click_link(page.locator('.net-link[data-link="A-B"]'))
     page.locator('.net-node[data-node="B"]').click()
     page.locator("#stage").press("Space")
     page.wait_for_timeout(500)

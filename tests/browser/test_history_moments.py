@@ -9,7 +9,7 @@ the time between moments; the keyboard does all of it.
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import save_screenshot, watch_errors
+from playground.liveserver import click_link, save_screenshot, watch_errors
 
 pytestmark = pytest.mark.browser
 WIDE = {"width": 1280, "height": 800}
@@ -75,7 +75,7 @@ def test_step_back_after_write_cut_read_lands_just_before_the_read(
     expect(readout).to_have_text("Moment 1 of 1")
 
     # cut A-B in the drawing
-    link_ab(page).click()
+    click_link(link_ab(page))
     expect(link_ab(page)).to_have_attribute("data-state", "cut")
     read_at = settled(page)
     expect(readout).to_have_text("Moment 2 of 2")

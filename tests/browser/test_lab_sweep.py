@@ -98,11 +98,8 @@ KNOWN = {
 DRAWING_MISSES = {
     ("hash-placement", "wide"): ("reads",),
     ("hash-placement", "phone"): ("fills", "reads"),
-    ("partition-cap", "wide"): ("reads",),
     ("partition-cap", "phone"): ("reads",),
-    ("quorum", "wide"): ("reads",),
     ("quorum", "phone"): ("reads",),
-    ("two-phase-commit", "wide"): ("reads",),
     ("two-phase-commit", "phone"): ("reads",),
     ("scatter-gather", "wide"): ("fills", "reads"),
     ("scatter-gather", "phone"): ("reads",),

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import watch_errors
+from playground.liveserver import click_link, watch_errors
 from simulators.labs.quorum import QuorumLab
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def test_w1_r1_with_a_cut_link_shows_a_stale_read_and_w2_r2_none(page, live_serv
     expect(page.locator(".q-levels")).to_contain_text("W = ONE (1 of 3)")
     expect(page.locator(".q-promise")).to_have_attribute("data-guaranteed", "false")
 
-    page.locator('.net-link[data-link="A-B"]').click()
+    click_link(page.locator('.net-link[data-link="A-B"]'))
     expect(page.locator('.net-link[data-link="A-B"]')).to_have_attribute(
         "data-state", "cut"
     )
