@@ -34,8 +34,10 @@ const REACH = RINGS + GAP + CARD_W + EDGE;
  * 13 and 12 px) on a laptop and grow with a projector's stage; a phone keeps the network
  * view's narrow box, cards above and under their nodes.
  */
-const WIDE_BOX = { design: /** @type {[number, number]} */ ([600, 300]), least: /** @type {[number, number]} */ ([2 * REACH + 120, 2 * CARD_H + 100]), most: 1.6 };
-const NARROW_BOX = /** @type {[number, number]} */ ([400, 520]);
+/** @type {import("../../stage-fit.js").RoomBox} */
+const WIDE_BOX = { design: [600, 300], least: [2 * REACH + 120, 2 * CARD_H + 100] };
+/** @type {[number, number]} */
+const NARROW_BOX = [400, 520];
 
 /**
  * The cluster's viewBox for the room the stage gives it.
