@@ -502,7 +502,7 @@ AT_REST = """(token) => {
       animations: document.getAnimations().filter(
         (a) =>
           a.effect?.getComputedTiming().iterations !== Infinity &&
-          root.contains(a.effect.target),
+          root.contains(a.effect?.target ?? null),
       ),
     };
   }
