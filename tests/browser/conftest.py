@@ -19,6 +19,19 @@ from playground.liveserver import (
     watch_errors,
 )
 
+# One renderer process a browser context, kept from one page to the next. Chromium
+# starts a renderer for each cross-site navigation (to about:blank and back, as the
+# sweep's visits and many tests do) and keeps a spare one warm for the next: a lab page
+# opened in a fresh renderer cost 0.3 core-seconds more than in the renderer that drew
+# the last one (its compiled scripts, parsed styles and fonts are the process's). With
+# the limit, a page's navigations stay in its renderer; contexts still get one each
+# (Chromium never shares a renderer between them), so a class's host and students, each
+# a context of their own, still run on main threads of their own. The sweep's 30 wide
+# lab visits: 90 core-seconds before, 81 with it; the first stage 863 before, 780 with
+# it (docs/architecture.md, "The test suite"). Tests only: the benchmarks measure pages
+# in Chromium as a visitor runs it.
+TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--renderer-process-limit=1"]
+
 # Set when every test this session collected is a browser test (as in `make test`'s
 # first stage): one Chromium then serves the whole session.
 BROWSER_ONLY = pytest.StashKey[bool]()
@@ -57,7 +70,7 @@ def chromium():
         path = chromium_path()
         try:
             launched = playwright.chromium.launch(
-                executable_path=path, headless=True, args=CHROMIUM_ARGS
+                executable_path=path, headless=True, args=TEST_CHROMIUM_ARGS
             )
         except Exception as error:
             if os.environ.get("CI") == "true":
