@@ -110,33 +110,65 @@ CLEARED = (
 )
 
 
+class KeptContext:
+    """A browser context kept from one test to the next, whose pages are new visitors'.
+
+    A page of its own stays open on the site (its favicon), so the context's renderer
+    stays: a lab page opened in a new context cost 0.9 core-seconds, in a kept one 0.45
+    (the renderer's compiled scripts and parsed styles, the context's HTTP cache, a
+    returning reader's). Before each new page the context's cookies, permissions and
+    everything the site stored (local and session storage, IndexedDB, caches, service
+    workers) are cleared; the page takes its own init scripts and routes with it when it
+    closes. What would outlive it is the context's: a test that installs the clock
+    (`page.clock` is the context's) or adds a context's init script makes a context of
+    its own."""
+
+    def __init__(self, browser, url: str) -> None:
+        self.url = url
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        keeper = self.context.new_page()
+        keeper.goto(f"{url}/static/img/favicon.svg")
+        self.cdp = self.context.new_cdp_session(keeper)
+
+    def new_page(self, viewport: dict | None = None):
+        """A new visitor's page (recording console and page errors)."""
+        self.context.clear_cookies()
+        self.context.clear_permissions()
+        self.cdp.send(
+            "Storage.clearDataForOrigin",
+            {"origin": self.url, "storageTypes": CLEARED},
+        )
+        page = watch_errors(self.context.new_page())
+        if viewport:
+            page.set_viewport_size(viewport)
+        return page
+
+    def close(self) -> None:
+        self.context.close()
+
+
 @pytest.fixture(scope="module")
-def visitors_context(browser, live_server_url):
-    """The module's context for `page`, kept from one test to the next, with a page
-    kept open on the site (the favicon) so that its renderer stays: a lab page opened
-    in a new context cost 0.9 core-seconds, in this one 0.45 (the renderer's compiled
-    scripts and parsed styles, and the context's HTTP cache, a returning reader's)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    keeper = context.new_page()
-    keeper.goto(f"{live_server_url}/static/img/favicon.svg")
-    context.keeper_cdp = context.new_cdp_session(keeper)
-    yield context
-    context.close()
+def kept_contexts(browser, live_server_url):
+    """The module's kept contexts: `kept_contexts[i]` is made as first needed (a test
+    with a host and a student takes two)."""
+
+    class Contexts(list):
+        def __getitem__(self, index):
+            while len(self) <= index:
+                self.append(KeptContext(browser, live_server_url))
+            return super().__getitem__(index)
+
+    contexts = Contexts()
+    yield contexts
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture
-def page(visitors_context, live_server_url):
-    """A new page that records console errors and page errors, as a new visitor's:
-    everything the site stored before (cookies, storages) cleared, in the module's
-    context (its own init scripts, clock and routes go with it when it closes)."""
-    context = visitors_context
-    context.clear_cookies()
-    context.clear_permissions()
-    context.keeper_cdp.send(
-        "Storage.clearDataForOrigin",
-        {"origin": live_server_url, "storageTypes": CLEARED},
-    )
-    new_page = watch_errors(context.new_page())
+def page(kept_contexts):
+    """A new visitor's page, recording console errors and page errors, in the module's
+    kept context (KeptContext)."""
+    new_page = kept_contexts[0].new_page()
     yield new_page
     new_page.close()
 

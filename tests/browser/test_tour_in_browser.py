@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import click_link, watch_errors
+from playground.liveserver import click_link
 from simulators.labs import LABS
 
 pytestmark = pytest.mark.browser
@@ -22,17 +22,18 @@ def step_ids(slug):
 
 
 class Visitors:
-    """New visitors (a browser context each) of the live server."""
+    """New visitors of the live server: a test's pages, each in a kept context of the
+    module's (tests/browser/conftest.py, KeptContext), the first page in the first."""
 
-    def __init__(self, browser, url):
-        self.browser = browser
+    def __init__(self, contexts, url):
+        self.contexts = contexts
         self.url = url
-        self.contexts = []
+        self.pages = []
 
     def page(self, viewport=WIDE):
-        context = self.browser.new_context(viewport=viewport)
-        self.contexts.append(context)
-        return watch_errors(context.new_page())
+        page = self.contexts[len(self.pages)].new_page(viewport)
+        self.pages.append(page)
+        return page
 
     def __call__(self, slug, viewport=WIDE, query=""):
         """A new visitor's page of `slug`, connected."""
@@ -42,14 +43,14 @@ class Visitors:
         return page
 
     def close(self):
-        for context in self.contexts:
-            context.close()
+        for page in self.pages:
+            page.close()
 
 
 @pytest.fixture
-def visit(browser, live_server_url):
+def visit(kept_contexts, live_server_url):
     """Open a lab as a new visitor: `visit(slug, viewport=WIDE, query="")` → page."""
-    visitors = Visitors(browser, live_server_url)
+    visitors = Visitors(kept_contexts, live_server_url)
     yield visitors
     visitors.close()
 
@@ -565,7 +566,7 @@ PULSE_STYLE = """() => {
 
 def pulsing_page(visit, reduced_motion=None):
     page = visit.page()
-    page.context.add_init_script(RECORD_PULSES)
+    page.add_init_script(RECORD_PULSES)
     if reduced_motion:
         page.emulate_media(reduced_motion=reduced_motion)
     page.goto(f"{visit.url}/labs/quorum/")
