@@ -13,10 +13,10 @@ import pytest
 
 from playground.liveserver import (
     CHROMIUM_ARGS,
+    KeptContext,
     chromium_path,
     live_daphne,
     wait_until_still,
-    watch_errors,
 )
 
 # One renderer process a browser context, kept from one page to the next. Chromium
@@ -102,49 +102,6 @@ def browser(request):
         return
     with chromium() as launched:
         yield launched
-
-
-# What a returning context must forget for its next test to be a new visitor
-CLEARED = (
-    "cookies,local_storage,session_storage,indexeddb,cache_storage,service_workers"
-)
-
-
-class KeptContext:
-    """A browser context kept from one test to the next, whose pages are new visitors'.
-
-    A page of its own stays open on the site (its favicon), so the context's renderer
-    stays: a lab page opened in a new context cost 0.9 core-seconds, in a kept one 0.45
-    (the renderer's compiled scripts and parsed styles, the context's HTTP cache, a
-    returning reader's). Before each new page the context's cookies, permissions and
-    everything the site stored (local and session storage, IndexedDB, caches, service
-    workers) are cleared; the page takes its own init scripts and routes with it when it
-    closes. What would outlive it is the context's: a test that installs the clock
-    (`page.clock` is the context's) or adds a context's init script makes a context of
-    its own."""
-
-    def __init__(self, browser, url: str) -> None:
-        self.url = url
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        keeper = self.context.new_page()
-        keeper.goto(f"{url}/static/img/favicon.svg")
-        self.cdp = self.context.new_cdp_session(keeper)
-
-    def new_page(self, viewport: dict | None = None):
-        """A new visitor's page (recording console and page errors)."""
-        self.context.clear_cookies()
-        self.context.clear_permissions()
-        self.cdp.send(
-            "Storage.clearDataForOrigin",
-            {"origin": self.url, "storageTypes": CLEARED},
-        )
-        page = watch_errors(self.context.new_page())
-        if viewport:
-            page.set_viewport_size(viewport)
-        return page
-
-    def close(self) -> None:
-        self.context.close()
 
 
 @pytest.fixture(scope="module")

@@ -13,22 +13,27 @@ import pytest
 from pagechecks import AXE, assert_clean, violations
 from playwright.sync_api import expect
 
-from playground.liveserver import watch_errors
+from playground.liveserver import KeptContext
 
 LANGUAGES = ["en", "zh-hans", "th"]
 
 
 @pytest.fixture
-def axe_page(browser):
+def axe_page(axe_context):
     if not AXE.exists():
         pytest.fail(
             "node_modules/axe-core is missing: `make test` installs it (npm ci)"
         )
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 800}, bypass_csp=True
-    )
-    page = watch_errors(context.new_page())
+    page = axe_context.new_page({"width": 1280, "height": 800})
     yield page
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def axe_context(browser, live_server_url):
+    """The module's kept context (KeptContext) that lets axe-core into the page."""
+    context = KeptContext(browser, live_server_url, bypass_csp=True)
+    yield context
     context.close()
 
 

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import wait_until_still, watch_errors
+from playground.liveserver import wait_until_still
 
 pytestmark = pytest.mark.browser
 
@@ -25,14 +25,13 @@ SKIP_TOUR = (
 
 
 @pytest.fixture
-def calm(browser):
+def calm(kept_contexts):
     """A page that prefers reduced motion (the answer is drawn at once), 1280 × 800."""
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 800}, reduced_motion="reduce"
+    page = kept_contexts[0].new_page(
+        {"width": 1280, "height": 800}, reduced_motion="reduce"
     )
-    page = watch_errors(context.new_page())
     yield page
-    context.close()
+    page.close()
 
 
 def open_lab(page, url, seed=1):
@@ -255,13 +254,12 @@ def test_the_expansion_plays_depth_by_depth(page, live_server_url):
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_the_questions_graph_and_costs_are_in_the_first_screen(
-    browser, live_server_url, size
+    kept_contexts, live_server_url, size
 ):
     width, height = size
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    page = kept_contexts[0].new_page(
+        {"width": width, "height": height}, reduced_motion="reduce"
     )
-    page = watch_errors(context.new_page())
     open_lab(page, live_server_url)
     ask(page, "one_stop")
     # the answer's expansion played and drawn to its end: the boxes read below are of
@@ -301,7 +299,7 @@ def test_the_questions_graph_and_costs_are_in_the_first_screen(
         )
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert page.console_errors == []
-    context.close()
+    page.close()
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "th"])

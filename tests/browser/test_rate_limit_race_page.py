@@ -12,7 +12,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from playground.liveserver import watch_errors
 from simulators.labs import LABS
 
 pytestmark = pytest.mark.browser
@@ -20,14 +19,13 @@ COURSE = "A1 B1 A2 B2 A3 B3"
 
 
 @pytest.fixture
-def calm(browser):
+def calm(kept_contexts):
     """A page that prefers reduced motion (steps land at once), 1280 × 900."""
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+    page = kept_contexts[0].new_page(
+        {"width": 1280, "height": 900}, reduced_motion="reduce"
     )
-    page = watch_errors(context.new_page())
     yield page
-    context.close()
+    page.close()
 
 
 SKIP_TOUR = (
@@ -258,11 +256,10 @@ def test_an_order_naming_a_step_twice_is_refused_in_the_servers_words(
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_the_drawing_is_in_the_first_screen_and_the_first_click_moves_it(
-    browser, live_server_url, size
+    kept_contexts, live_server_url, size
 ):
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = watch_errors(context.new_page())
+    page = kept_contexts[0].new_page({"width": width, "height": height})
     open_lab(page, live_server_url, seed=8)
     for selector in (".rlr-banner", ".rlr-arena", ".rlr-redis", ".rlr-chips"):
         box = page.locator(selector).bounding_box()
@@ -282,7 +279,7 @@ def test_the_drawing_is_in_the_first_screen_and_the_first_click_moves_it(
     )
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert page.console_errors == []
-    context.close()
+    page.close()
 
 
 @pytest.mark.parametrize(
@@ -312,12 +309,11 @@ def test_the_race_in_chinese_and_thai(calm, live_server_url, lang, said):
     ],
 )
 def test_101_then_100_and_every_ordering_in_chinese_and_thai(
-    browser, live_server_url, lang, result_101, result_100
+    kept_contexts, live_server_url, lang, result_101, result_100
 ):
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+    page = kept_contexts[0].new_page(
+        {"width": 1280, "height": 900}, reduced_motion="reduce"
     )
-    page = watch_errors(context.new_page())
     page.goto(f"{live_server_url}/labs/rate-limit-race/?seed=1&lang={lang}")
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
     submit(page, "run_all")
@@ -334,4 +330,4 @@ def test_101_then_100_and_every_ordering_in_chinese_and_thai(
     submit(page, "run_all")
     expect(page.locator(".rlr-result-big")).to_have_text(result_100)
     assert page.console_errors == []
-    context.close()
+    page.close()
