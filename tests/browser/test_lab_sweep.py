@@ -103,7 +103,6 @@ DRAWING_MISSES = {
     ("two-phase-commit", "phone"): ("reads",),
     ("scatter-gather", "wide"): ("fills", "reads"),
     ("scatter-gather", "phone"): ("reads",),
-    ("range-splits", "wide"): ("reads",),
     ("range-splits", "phone"): ("reads",),
     ("cache-stampede", "wide"): ("fills", "reads"),
     ("cache-stampede", "phone"): ("reads",),

@@ -17,12 +17,15 @@ import { fitToRoom } from "../../stage-fit.js";
 /** @import { LabEvent } from "../../types.js" */
 /** @import { RangeQuery, RangeTable, SliceRow } from "./types.js" */
 
-const WIDTH = 480;
+// the lanes' width in view box units: about the width a panel has on a laptop (two
+// panels side by side in a 1280 px window), so a unit is about a CSS pixel there and the
+// text below reads at its own size; a larger room scales it up (fitToRoom)
+const WIDTH = 400;
 const LANE = 34;
 const GAP = 8;
 const LEFT = 20;
 const AXIS = 16;
-const TICK_CHAR = 6.2; // the width of one character of a tick label, in view box units
+const TICK_CHAR = 7.4; // the width of one character of a tick label, in view box units
 const SPLIT_MS = 450;
 const MOVE_MS = 650;
 
@@ -180,7 +183,7 @@ export function createLanes(parent, { policy, title }) {
       .attr("x", (d) => placeOf(d.id).x + placeOf(d.id).w / 2)
       .attr("y", LANE / 2)
       .attr("fill", (d) => inkOn(d.shard))
-      .text((d) => (placeOf(d.id).w >= 26 ? `#${d.id}` : ""));
+      .text((d) => (placeOf(d.id).w >= 32 ? `#${d.id}` : ""));
     bars
       .interrupt()
       .attr("transform", (d) => `translate(0,${geo.y(laneOf(d, 0))})`)
