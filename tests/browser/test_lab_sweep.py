@@ -101,7 +101,7 @@ DRAWING_MISSES = {
     ("partition-cap", "phone"): ("reads",),
     ("quorum", "phone"): ("reads",),
     ("two-phase-commit", "phone"): ("reads",),
-    ("scatter-gather", "wide"): ("fills", "reads"),
+    ("scatter-gather", "wide"): ("fills",),
     ("scatter-gather", "phone"): ("reads",),
     ("range-splits", "phone"): ("reads",),
     ("cache-stampede", "wide"): ("fills", "reads"),

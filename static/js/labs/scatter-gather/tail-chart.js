@@ -14,9 +14,11 @@ import { ms } from "./cluster.js";
 /** @import { Snapshot } from "../../types.js" */
 /** @import { CurvePoint, GatherMetrics, GatherSnapshot, MeasuredPoint } from "./types.js" */
 
-const WIDTH = 520;
-const HEIGHT = 230;
-const M = { left: 46, right: 88, top: 14, bottom: 34 };
+// about the pixels the chart has beside the cluster on a laptop (1280 px), so its 13
+// px labels read at their size there and grow with a larger room
+const WIDTH = 420;
+const HEIGHT = 250;
+const M = { left: 50, right: 100, top: 14, bottom: 38 };
 
 /** @param {HTMLElement} parent */
 export function createTailChart(parent) {
