@@ -210,7 +210,7 @@ export function createStage(parent) {
         const y = L.flow;
         g.flows.append("line").attr("x1", x1).attr("x2", x2 - 6).attr("y1", y).attr("y2", y);
         g.flows.append("path").attr("d", `M${x2},${y}l-8,-4.5v9z`);
-        label(g.flows, "cs-flow", (x1 + x2) / 2, y - 4, 11).text(words);
+        label(g.flows, "cs-flow", (x1 + x2) / 2, y - 4, 12.5).text(words);
       };
       arrow(readers.x + readers.w + 6, cache.x - 6, t("GET the board"));
       arrow(cache.x + cache.w + 6, db.x - 6, fmt(t("miss: query, %(time)s"), { time: ms(snapshot.query_ms * 1000) }));
@@ -238,7 +238,7 @@ export function createStage(parent) {
     const pad = L.narrow ? 7 : 10;
     label(cardG, "cs-board", card.x + pad, card.y + 24, L.narrow ? 18 : 22, "start").text(t(snapshot.hot.board));
     label(cardG, "cs-small cs-card-what", card.x + (L.narrow ? 50 : 64), card.y + 22, L.text - 1, "start").text(L.narrow ? t("board") : t("departures board"));
-    label(cardG, "cs-small cs-version", card.x + pad, card.y + 42, L.text - 1.5, "start");
+    label(cardG, "cs-small cs-version", card.x + pad, card.y + 42, L.narrow ? L.text - 1.5 : L.text - 0.5, "start");
     const barY = card.y + (L.narrow ? 50 : 50);
     cardG.append("rect").attr("class", "cs-bar-track").attr("x", card.x + pad).attr("y", barY).attr("width", card.w - 2 * pad).attr("height", 11).attr("rx", 3);
     label(cardG, "cs-countdown", card.x + pad, card.y + card.h - (L.narrow ? 24 : 14), L.text + (L.narrow ? 0 : 1), "start");
@@ -272,7 +272,7 @@ export function createStage(parent) {
       .attr("width", (c) => c.bw)
       .attr("height", (c) => c.bh)
       .attr("rx", 2);
-    label(g.db, "cs-small cs-queue-label", L.queue.x - 6, L.queue.y - 12, L.text - 2, "start").text(t("queue"));
+    label(g.db, "cs-small cs-queue-label", L.queue.x - 6, L.queue.y - 12, L.narrow ? L.text - 2 : L.text - 0.5, "start").text(t("queue"));
     label(g.db, "cs-small cs-queue-more", L.queue.x + L.queue.max * L.queue.step + 6, L.queue.y + 4, L.text - 1, "start");
     label(g.db, "cs-refill", centre(db), L.refill, L.text + (L.narrow ? 0 : 1));
     svg.attr("data-strategy", strategy);
