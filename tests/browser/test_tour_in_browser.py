@@ -23,7 +23,8 @@ def step_ids(slug):
 
 class Visitors:
     """New visitors of the live server: a test's pages, each in a kept context of the
-    module's (tests/browser/conftest.py, KeptContext), the first page in the first."""
+    module's (`kept_contexts`, tests/browser/conftest.py; playground.liveserver's
+    KeptContext), the first page in the first."""
 
     def __init__(self, contexts, url):
         self.contexts = contexts
