@@ -92,11 +92,15 @@ def test_an_embed_opens_one_socket_and_never_sends_a_name(page, live_server_url)
 def test_a_page_for_a_room_opens_no_early_socket(page, live_server_url):
     """A class (?room=) asks who you are first: only the page's own socket opens."""
     sockets = watch_sockets(page)
-    page.goto(f"{live_server_url}/labs/quorum/?room=r-nosuchroom&name=Ann")
+    # wait for the socket's own event: the status can change before Playwright has
+    # told this process about the socket (they come over different sessions)
+    with page.expect_websocket() as first:
+        page.goto(f"{live_server_url}/labs/quorum/?room=r-nosuchroom&name=Ann")
+    # an early socket would come first, from the page's head, and carry no room
+    assert query_of(first.value)["room"] == "r-nosuchroom"
     expect(page.locator("#connection-status")).not_to_have_attribute(
         "data-state", "connecting"
     )
-    # an early socket would come first: from the page's head, before its modules
     page.wait_for_load_state("load")
     assert len(sockets) == 1
     assert query_of(sockets[0])["room"] == "r-nosuchroom"
