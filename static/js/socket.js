@@ -114,7 +114,8 @@ export class LabSocket {
     this.stopped = false;
     this.lastWord = null;
     if (this.waiting) this.status("busy", this.waiting);
-    else this.status(this.room ? "reconnecting" : "connecting");
+    // "reconnecting" only once this room has greeted us: a class's first join connects
+    else this.status(this.greeted ? "reconnecting" : "connecting");
     const url = this.url();
     const early = adoptEarlySocket(url);
     const ws = early?.ws ?? new WebSocket(url);

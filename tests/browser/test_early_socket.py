@@ -4,6 +4,8 @@ room, whatever the page was opened with (a link, a name kept in the tab, an embe
 and where the page would open another address, the early socket is closed and the
 page still works."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -128,3 +130,19 @@ def test_an_early_socket_to_another_address_is_closed_and_the_page_still_works(
     if not sockets[0].is_closed():
         sockets[0].wait_for_event("close")
     assert not sockets[1].is_closed()
+
+
+def test_a_class_page_says_connecting_on_its_first_join_not_connection_lost(
+    page, live_server_url
+):
+    """Until a room has greeted the page, the page is connecting; "Connection lost,
+    reconnecting…" is for a room that had greeted it. The socket is held unanswered, so
+    the words before the hello stay on the screen."""
+    held = []
+    page.route_web_socket(re.compile(r"/ws/labs/"), lambda route: held.append(route))
+    page.goto(f"{live_server_url}/labs/quorum/?room=r-someroom&name=Ann")
+    page.wait_for_load_state("load")
+    status = page.locator("#connection-status")
+    expect(status).to_have_attribute("data-state", "connecting")
+    expect(status.locator(".status-text")).to_have_text("Connecting…")
+    assert len(held) == 1
