@@ -92,10 +92,14 @@ export function createHistoryBar(container, { send, getLink, clocked = false }) 
       title: t("Every action so far: go back to any moment, or watch it all again."),
     },
   });
-  const back = button(t("Step back"), "button button-quiet history-back");
-  back.prepend(arrow("back"));
-  const forward = button(t("Step forward"), "button button-quiet history-forward");
-  forward.append(arrow("forward"));
+  // the words in a span of their own: where the playback row is narrow they are hidden
+  // from sight (the arrow stays, the words stay the button's name and its tooltip)
+  const back = button("", "button button-quiet history-back");
+  back.append(arrow("back"), words(t("Step back")));
+  back.title = t("Step back");
+  const forward = button("", "button button-quiet history-forward");
+  forward.append(words(t("Step forward")), arrow("forward"));
+  forward.title = t("Step forward");
   const scrubber = el("input", {
     className: "history-scrubber",
     attrs: {
@@ -462,6 +466,14 @@ function setOff(element, off, reason) {
   element.setAttribute("aria-disabled", String(off));
   if (off && reason) element.setAttribute("aria-describedby", "history-locked-note");
   else element.removeAttribute("aria-describedby");
+}
+
+/**
+ * A button's words, in a span the playback row can hide from sight when it is narrow.
+ * @param {string} text
+ */
+function words(text) {
+  return el("span", { className: "button-words", text });
 }
 
 /** @param {"back" | "forward"} direction */

@@ -282,6 +282,7 @@ async function boot() {
   if (shareEl) {
     const share = createShare(shareEl, { getLink });
     mountEmbedDialog(share, { getLink, slug: /** @type {string} */ (root.dataset.lab) });
+    placeShare(shareEl);
   }
   classroom = createClassroom(
     socket,
@@ -295,6 +296,27 @@ async function boot() {
     { slug: /** @type {string} */ (root.dataset.lab), onLock: applyLock, showGeneralError },
   );
   socket.connect();
+}
+
+/**
+ * Copy link and Embed: with the page's tools over the rail on a wide screen (the
+ * playback row keeps one line under the stage), under the history on a narrow one (a
+ * phone's tools give way to the tour's card). The same breakpoint as stage.css's.
+ * @param {HTMLElement} shareEl
+ */
+function placeShare(shareEl) {
+  const home = shareEl.parentElement;
+  const tools = document.querySelector(".lab-tools");
+  if (!home || !tools) return;
+  const wide = window.matchMedia("(min-width: 900px)");
+  const place = () => {
+    const there = wide.matches ? tools : home;
+    if (shareEl.parentElement === there) return;
+    if (there === tools) tools.insertBefore(shareEl, tools.querySelector(".guide-link"));
+    else home.append(shareEl);
+  };
+  place();
+  wide.addEventListener("change", place);
 }
 
 // The link is fine but the server could not open it now: it may be tried again.

@@ -162,6 +162,9 @@ export function createTimeline(container, declaration, send) {
       if (state.dataset.state !== key) {
         state.dataset.state = key;
         state.textContent = words;
+        // whole where the row is narrow: the state ends in an ellipsis, or is hidden
+        state.title = words;
+        clock.title = words;
       }
     },
     /** Whether the history's cursor is in the past (the room's clock then waits). */
