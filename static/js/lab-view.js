@@ -24,6 +24,7 @@
  */
 
 import { createMetricsList } from "./metrics-list.js";
+import { growWithRoom } from "./stage-fit.js";
 
 /** @import { Frame, Hello, LabEvent, Renderer, RendererSlots, Send, ServerError, Snapshot } from "./types.js" */
 
@@ -88,6 +89,8 @@ import { createMetricsList } from "./metrics-list.js";
  *   side panel (default true); false: no side panel then (`view.side` null)
  * @property {MetricsSpec | null} [metrics] the lab's numbers, drawn by the kit; null: the
  *   lab fills `view.metricsSlot` itself
+ * @property {import("./stage-fit.js").HtmlBox} [grows] a root drawn in HTML grows with
+ *   the stage from this design size (stage-fit.js's growWithRoom)
  * @property {boolean} [drawsItself] the kit draws neither panels nor metrics on frames:
  *   the lab's `update` does (`view.drawPanels`, `view.drawMetrics`)
  * @property {(view: LabView & LabDrawing, hello: Hello) => LabHooks} mount build the drawing
@@ -199,6 +202,7 @@ export function createLabView(el, slots, spec) {
 
   /** @type {Part[]} torn down in reverse order */
   const owned = [];
+  if (spec.grows && root !== el) owned.push(growWithRoom(el, root, spec.grows));
   /** @type {Part[]} drawn in order */
   const panels = [];
   const readOnly = Boolean(slots.readOnly);

@@ -86,3 +86,49 @@ export function roomViewBox({ width, height }, { design, least, most = 1.6 }) {
     Math.floor(Math.max(least[1], height / grow - 1)),
   ];
 }
+
+/**
+ * How an HTML drawing (a lab that draws with elements, not in a viewBox) grows: the room
+ * (CSS pixels) its layout is designed for, and how much larger it may grow.
+ * @typedef {object} HtmlBox
+ * @property {[number, number]} design width and height, CSS pixels
+ * @property {number} [most] the largest scale (default 1.6)
+ */
+
+/**
+ * The scale an HTML drawing of `box` takes in `room`: one where the room is the design's
+ * size or smaller (the layout reflows to a smaller room instead), larger in proportion in
+ * a larger room (a projector's), up to `most`. In whole hundredths.
+ * @param {{width: number, height: number}} room
+ * @param {HtmlBox} box
+ */
+export function roomZoom({ width, height }, { design, most = 1.6 }) {
+  if (!width || !height) return 1;
+  const grow = Math.min(most, Math.max(1, Math.min(width / design[0], height / design[1])));
+  return Math.floor(grow * 100) / 100;
+}
+
+/**
+ * Grow `drawing` (an element in `room`, laid out by HTML) with the room: its CSS `zoom`
+ * follows `roomZoom` whenever the room's size changes, so its text, boxes and gaps grow
+ * together and its layout still fills the room. Returns {destroy()}.
+ * @param {HTMLElement} room
+ * @param {HTMLElement} drawing
+ * @param {HtmlBox} box
+ */
+export function growWithRoom(room, drawing, box) {
+  let shown = 1;
+  const observer = new ResizeObserver(([entry]) => {
+    const zoom = roomZoom(entry.contentRect, box);
+    if (zoom === shown) return;
+    shown = zoom;
+    drawing.style.zoom = zoom === 1 ? "" : String(zoom);
+  });
+  observer.observe(room);
+  return {
+    destroy() {
+      observer.disconnect();
+      drawing.style.zoom = "";
+    },
+  };
+}

@@ -20,6 +20,7 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 FOLDERS = {"zh-hans": "zh_Hans", "th": "th"}
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
 
 # -- axe-core --------------------------------------------------------------------------
 
@@ -176,7 +177,8 @@ def assert_in_first_viewport(page, viewport) -> None:
 # What is drawn inside #stage in the first view, unscrolled: the union box of the svg
 # shapes and text, the canvases and the HTML text the lab draws there (clipped to the
 # viewport), and the rendered size of that text: an svg text's font size times the
-# scale its element is drawn at, an HTML text's font size times any transform's. The
+# scale its element is drawn at, an HTML text's font size times its CSS zoom and any
+# transform's. The
 # stage's own box does not count, nor what is hidden, nor the controls a lab puts on
 # its stage (buttons, fields and their labels): they are not the drawing.
 DRAWING = """() => {
@@ -221,7 +223,8 @@ DRAWING = """() => {
     const range = document.createRange();
     range.selectNodeContents(n);
     if (!add(range.getBoundingClientRect())) continue;
-    let scale = 1;
+    // a drawing grown by CSS zoom (stage-fit.js's growWithRoom) renders its text larger
+    let scale = el.currentCSSZoom ?? 1;
     for (let p = el; p && p !== document.body; p = p.parentElement) {
       const t = getComputedStyle(p).transform;
       if (t && t !== "none") {

@@ -331,3 +331,45 @@ def test_101_then_100_and_every_ordering_in_chinese_and_thai(
     expect(page.locator(".rlr-result-big")).to_have_text(result_100)
     assert page.console_errors == []
     page.close()
+
+
+def test_on_a_projector_the_drawing_grows_and_a_command_lands_on_the_counter(
+    kept_contexts, live_server_url
+):
+    """At 1920×1080 the drawing (laid out in HTML) is zoomed with the stage (stage-fit's
+    growWithRoom): its text is larger than a laptop's, and a command still flies from
+    its card to Redis's counter, whatever the zoom."""
+    page = kept_contexts[0].new_page({"width": 1920, "height": 1080})
+    open_lab(page, live_server_url, seed=8)
+    root = page.locator("#stage .rlr-lab")
+    zoom = float(root.evaluate("r => r.currentCSSZoom"))
+    assert 1.5 <= zoom <= 1.601, zoom
+    size = page.locator(".rlr-step .rlr-command").first.evaluate(
+        "c => parseFloat(getComputedStyle(c).fontSize) * c.currentCSSZoom"
+    )
+    assert size >= 16, size
+    # the flight, held at its end: the packet sits on the counter
+    page.locator('#quick-controls form[data-action="step"] button').click()
+    packet = page.locator(".rlr-packet")
+    expect(packet).to_have_count(1)
+    centre = packet.evaluate(
+        """p => {
+          const flight = p.getAnimations()[0];
+          flight.pause();
+          flight.currentTime = flight.effect.getComputedTiming().endTime - 1;
+          const r = p.getBoundingClientRect();
+          return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        }"""
+    )
+    counter = page.locator(".rlr-counter").bounding_box()
+    assert counter
+    assert abs(centre["x"] - (counter["x"] + counter["width"] / 2)) < 6, (
+        centre,
+        counter,
+    )
+    assert abs(centre["y"] - (counter["y"] + counter["height"] / 2)) < 6, (
+        centre,
+        counter,
+    )
+    assert page.console_errors == []
+    page.close()

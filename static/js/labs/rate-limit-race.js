@@ -46,6 +46,8 @@ export function createRenderer() {
     place: "replace",
     metrics: { text: metricsText, className: "rlr-numbers" },
     drawsItself: true,
+    // drawn in HTML: about a laptop's stage wide, and as tall as its parts need
+    grows: { design: [880, 420] },
     mount(lab, hello) {
       const root = lab.root;
       /** @type {ReturnType<typeof createBanner>} */

@@ -129,7 +129,13 @@ export function createArena(parent, { send }) {
     packet.textContent = text;
     packets.append(packet);
     const size = packet.getBoundingClientRect();
-    const centre = (/** @type {DOMRect} */ r) => ({ x: r.left + r.width / 2 - box.left - size.width / 2, y: r.top + r.height / 2 - box.top - size.height / 2 });
+    // the boxes are in the screen's pixels; a translate inside a grown drawing (its CSS
+    // zoom, stage-fit.js) is in the drawing's own
+    const zoom = packets.currentCSSZoom || 1;
+    const centre = (/** @type {DOMRect} */ r) => ({
+      x: (r.left + r.width / 2 - box.left - size.width / 2) / zoom,
+      y: (r.top + r.height / 2 - box.top - size.height / 2) / zoom,
+    });
     const a = centre(from);
     const b = centre(to);
     const [start, end] = toRedis ? [a, b] : [b, a];
