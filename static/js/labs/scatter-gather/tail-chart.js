@@ -17,7 +17,7 @@ import { ms } from "./cluster.js";
 // about the pixels the chart has beside the cluster on a laptop (1280 px), so its 13
 // px labels read at their size there and grow with a larger room
 const WIDTH = 420;
-const HEIGHT = 250;
+const HEIGHT = 310;
 const M = { left: 50, right: 100, top: 14, bottom: 38 };
 
 /** @param {HTMLElement} parent */
