@@ -32,6 +32,7 @@ from pagechecks import (
     AXE,
     FOLDERS,
     PHONE,
+    PROJECTOR,
     RECORD_VIOLATIONS,
     WIDE,
     Findings,
@@ -107,7 +108,7 @@ DRAWING_MISSES = {
     ("cache-stampede", "wide"): ("fills",),
     ("cache-stampede", "phone"): ("reads",),
     ("graph-traversal", "wide"): ("fills",),
-    ("rate-limit-race", "wide"): ("fills", "reads"),
+    ("rate-limit-race", "wide"): ("fills",),
     ("rate-limit-race", "phone"): ("reads",),
 }
 # ... and what it misses in one language and not another (the same check is then
@@ -115,14 +116,6 @@ DRAWING_MISSES = {
 DRAWING_MISSES_IN_SOME_LANGUAGES = {
     ("cache-stampede", "phone"): ("fills",),  # 32% in Thai, 43% in English
     ("rate-limit-race", "phone"): ("fills",),  # 32% in English and Chinese
-    # 35-40% of a laptop's screen, by the length of the language's title (the stage
-    # itself is about 39%): met in some languages and not in others
-    ("hash-placement", "wide"): ("fills",),
-    ("partition-cap", "wide"): ("fills",),
-    ("quorum", "wide"): ("fills",),
-    ("two-phase-commit", "wide"): ("fills",),
-    ("range-splits", "wide"): ("fills",),
-    ("replication", "wide"): ("fills",),
 }
 DRAWING_CHECKS = {
     "fills": "the drawing fills the room",
@@ -262,6 +255,44 @@ def test_a_lab_page_passes_every_check(
             assert_no_thai_digits(page)
     with found("within the Content-Security-Policy"):
         assert_within_policy(page)
+    with found("no script error"):
+        assert page.console_errors == []
+    found.assert_none()
+
+
+# Issue 31 at a projector's size (1920×1080): the drawing is larger than on a laptop, in
+# proportion. What each lab's drawing misses there today, as DRAWING_MISSES.
+PROJECTOR_MISSES = {
+    "hash-placement": ("reads",),
+    "rate-limit-race": ("fills",),
+    "graph-traversal": ("fills", "reads"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("slug", built_slugs())
+def test_a_lab_page_on_a_projector(visitor, live_server_url, slug, lang):
+    """The first view at 1920×1080: the stage and "Just now" in it, the drawing's box
+    and its text over the projector's bars, and no script error."""
+    page = visitor(PROJECTOR, axe=False)
+    held = frozenset(DRAWING_CHECKS[miss] for miss in PROJECTOR_MISSES.get(slug, ()))
+    found = Findings(
+        f"{slug} ({lang}, 1920×1080)",
+        {
+            check: "issue 31: the drawing does not scale with the stage yet"
+            for check in held
+        },
+        held,
+    )
+    open_page(page, f"{live_server_url}/labs/{slug}/?seed=3&lang={lang}", PROJECTOR)
+    with found("the stage in the first screen"):
+        assert_in_first_viewport(page, PROJECTOR)
+    with found('"Just now" in the first screen'):
+        assert_latest_in_first_viewport(page, PROJECTOR)
+    with found(DRAWING_CHECKS["fills"]):
+        assert_drawing_fills_the_room(page, PROJECTOR)
+    with found(DRAWING_CHECKS["reads"]):
+        assert_drawing_text_reads(page, PROJECTOR)
     with found("no script error"):
         assert page.console_errors == []
     found.assert_none()
