@@ -265,7 +265,6 @@ def test_a_lab_page_passes_every_check(
 PROJECTOR_MISSES = {
     "hash-placement": ("reads",),
     "rate-limit-race": ("fills",),
-    "graph-traversal": ("fills", "reads"),
 }
 
 

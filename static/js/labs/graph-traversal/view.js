@@ -23,8 +23,12 @@
 import d3 from "d3";
 import { fmt, joinNames, num, t, tn } from "../../i18n.js";
 import { fitOf, layoutOf, parseGraph } from "./layout.js";
+import { roomZoom } from "../../stage-fit.js";
 import { createNodeMenu } from "./node-menu.js";
 import { edgesText, minutesText, nodesText } from "./words.js";
+
+/** The room the drawing is designed for: a laptop's stage (stage-fit.js's HtmlBox). */
+const ROOM = { design: /** @type {[number, number]} */ ([860, 470]) };
 
 /** @import { Snapshot } from "../../types.js" */
 /** @import { EdgeMark, Marks } from "./expansion.js" */
@@ -75,8 +79,13 @@ export function createGraphView(parent, { send }) {
   const menu = createNodeMenu(root);
   const ctx = canvas.getContext("2d");
 
+  // the drawing's size in its own units (what the layout and the viewBox use), and the
+  // scale a unit is drawn at: one CSS pixel a unit up to a laptop's stage, larger in
+  // proportion in a larger one (a projector's: stage-fit.js's roomZoom), so the names
+  // and minutes grow with the screen
   let width = 0;
   let height = 0;
+  let scale = 1;
   /** @type {ViewGraph | null} parsed */
   let graph = null;
   /** @type {Layout | null} */
@@ -107,9 +116,11 @@ export function createGraphView(parent, { send }) {
   const observer = new ResizeObserver(([entry]) => {
     const w = Math.round(entry.contentRect.width);
     const h = Math.round(entry.contentRect.height);
-    if (w === width && h === height) return;
-    width = w;
-    height = h;
+    const s = roomZoom({ width: w, height: h }, ROOM);
+    if (Math.round(width * scale) === w && Math.round(height * scale) === h && s === scale) return;
+    scale = s;
+    width = w / s;
+    height = h / s;
     resize();
   });
   observer.observe(root);
@@ -320,13 +331,14 @@ export function createGraphView(parent, { send }) {
 
   function resize() {
     if (!graph || !width || !height) return;
-    svg.attr("viewBox", `0 0 ${width} ${height}`).attr("width", width).attr("height", height);
+    const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
+    svg.attr("viewBox", `0 0 ${width} ${height}`).attr("width", w).attr("height", h);
     if (graph.large) {
       const dpr = window.devicePixelRatio || 1;
-      canvas.width = Math.round(width * dpr);
-      canvas.height = Math.round(height * dpr);
-      canvas.style.width = `${width}px`;
-      canvas.style.height = `${height}px`;
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
     }
     fit = null;
     place();
@@ -418,7 +430,7 @@ export function createGraphView(parent, { send }) {
   function paint() {
     if (!ctx || !graph || !layout) return; // place() paints a large graph it has laid out
     const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(dpr * scale, 0, 0, dpr * scale, 0, 0);
     ctx.clearRect(0, 0, width, height);
     const many = graph.edges.length > 8000;
     // tens of thousands of faint lines cost a frame and more to stroke: while such a
@@ -696,7 +708,7 @@ export function createGraphView(parent, { send }) {
    */
   function local(event) {
     const box = root.getBoundingClientRect();
-    return [event.clientX - box.left, event.clientY - box.top];
+    return [(event.clientX - box.left) / scale, (event.clientY - box.top) / scale];
   }
 
   /**
@@ -860,9 +872,10 @@ export function createGraphView(parent, { send }) {
     menu.open({
       title: name,
       items,
-      where: () => [at[2 * index], at[2 * index + 1] + rad[index] + 4],
+      // the menu is laid out in CSS pixels, over the drawing
+      where: () => [at[2 * index] * scale, (at[2 * index + 1] + rad[index] + 4) * scale],
       opener,
-      size: () => [width, height],
+      size: () => [width * scale, height * scale],
     });
   }
 
