@@ -106,3 +106,49 @@ def test_the_catalogue_links_the_lab_and_marks_the_rest_as_coming(
     for scheme in SCHEMES:
         expect(bins(page, scheme)).to_have_count(4)
     assert page.console_errors == []
+
+
+def test_on_a_phone_one_card_at_a_time_and_tabs_that_say_what_moved(
+    kept_contexts, live_server_url
+):
+    """At 390×844 the three cards take turns at the stage's width: tabs over them name
+    each scheme and show the share its last change moved (the simulator's numbers), by
+    click and by the arrow keys; the open card's figure is most of the stage's width."""
+    page = kept_contexts[0].new_page({"width": 390, "height": 844})
+    open_lab(page, live_server_url, seed=5)
+    tabs = page.locator(".scheme-tabs [role=tab]")
+    expect(tabs).to_have_count(3)
+    cards = {s: page.locator(f'article[data-scheme="{s}"]') for s in SCHEMES}
+    expect(cards["mod"]).to_be_visible()
+    expect(cards["partitions"]).to_be_hidden()
+    expect(cards["ring"]).to_be_hidden()
+    figure = cards["mod"].locator(".card-figure").bounding_box()
+    assert figure and figure["width"] >= 250, figure
+    page.locator('#quick-controls form[data-action="add_shard"] button').click()
+    expected = expected_moved_percent(5)
+    for scheme, tab in zip(SCHEMES, tabs.all(), strict=True):
+        expect(tab.locator(".scheme-tab-moved")).to_have_text(expected[scheme])
+    tabs.nth(2).click()
+    expect(tabs.nth(2)).to_have_attribute("aria-selected", "true")
+    expect(cards["ring"]).to_be_visible()
+    expect(cards["mod"]).to_be_hidden()
+    expect(bins(page, "ring")).to_have_count(5)
+    # the arrows move between the tabs, and the focus with them
+    page.keyboard.press("ArrowLeft")
+    expect(tabs.nth(1)).to_be_focused()
+    expect(cards["partitions"]).to_be_visible()
+    page.keyboard.press("End")
+    expect(cards["ring"]).to_be_visible()
+    page.keyboard.press("ArrowRight")  # round to the first
+    expect(tabs.nth(0)).to_have_attribute("aria-selected", "true")
+    expect(cards["mod"]).to_be_visible()
+    assert page.console_errors == []
+    page.close()
+
+
+def test_on_a_laptop_every_card_is_shown_and_no_tabs(page, live_server_url):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_lab(page, live_server_url, seed=5)
+    expect(page.locator(".scheme-tabs")).to_be_hidden()
+    for scheme in SCHEMES:
+        expect(page.locator(f'article[data-scheme="{scheme}"]')).to_be_visible()

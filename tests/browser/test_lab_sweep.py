@@ -97,8 +97,6 @@ KNOWN = {
 # under the bar's size ("reads"); see pagechecks.DRAWING_BARS. A lab leaves this table
 # as its drawing is made to meet the bars; a new lab is never in it.
 DRAWING_MISSES = {
-    ("hash-placement", "wide"): ("reads",),
-    ("hash-placement", "phone"): ("fills", "reads"),
     ("partition-cap", "phone"): ("reads",),
     ("quorum", "phone"): ("reads",),
     ("two-phase-commit", "phone"): ("reads",),
@@ -116,6 +114,11 @@ DRAWING_MISSES = {
 DRAWING_MISSES_IN_SOME_LANGUAGES = {
     ("cache-stampede", "phone"): ("fills",),  # 32% in Thai, 43% in English
     ("rate-limit-race", "phone"): ("fills",),  # 32% in English and Chinese
+    # the ring card's title wraps in Thai: its figure, and its text, are smaller (10.3
+    # px at the 10th percentile; 12.3 in English and Chinese)
+    ("hash-placement", "wide"): ("reads",),
+    # one card at a time: 31% in English, 32% in Thai, 35% in Chinese
+    ("hash-placement", "phone"): ("fills",),
 }
 DRAWING_CHECKS = {
     "fills": "the drawing fills the room",
@@ -263,7 +266,6 @@ def test_a_lab_page_passes_every_check(
 # Issue 31 at a projector's size (1920×1080): the drawing is larger than on a laptop, in
 # proportion. What each lab's drawing misses there today, as DRAWING_MISSES.
 PROJECTOR_MISSES = {
-    "hash-placement": ("reads",),
     "rate-limit-race": ("fills",),
 }
 

@@ -11,6 +11,7 @@ import { describeEvents } from "./hash-placement/describe.js";
 import { createFrameQueue } from "./hash-placement/frames.js";
 import { SCHEMES } from "./hash-placement/schemes.js";
 import { createSummary } from "./hash-placement/summary.js";
+import { createSchemeTabs } from "./hash-placement/tabs.js";
 
 /** @import { LabEvent, Renderer } from "../types.js" */
 
@@ -30,18 +31,23 @@ export function createRenderer() {
       const frames = createFrameQueue();
       lab.onDestroy(() => frames.cancel());
       const grid = lab.element("div", "scheme-grid", null);
-      lab.root.replaceChildren(legend(), grid);
+      // a phone's switcher between the cards (tabs.js): made once the cards are there
+      const tabsHere = document.createElement("div");
+      lab.root.replaceChildren(legend(), tabsHere, grid);
       lab.onDestroy(() => grid.remove());
       // each scheme's spread and keys per shard: the side panel's, in the cards' order
       const numbersGrid = lab.side ? lab.element("div", "scheme-numbers-grid", lab.side) : null;
       if (numbersGrid) lab.onDestroy(() => numbersGrid.remove());
       const cards = new Map(SCHEMES.map((scheme) => [scheme, lab.own(createCard(grid, scheme, numbersGrid))]));
+      const tabs = lab.own(createSchemeTabs(grid));
+      tabsHere.replaceWith(tabs.element);
       const metricsEl = lab.metricsSlot;
       const summary = metricsEl ? createSummary(metricsEl) : null;
       if (metricsEl) lab.onDestroy(() => metricsEl.replaceChildren());
       const { snapshot, metrics } = hello;
       for (const [scheme, card] of cards) card.show(snapshot, metrics.schemes[scheme], context(metrics))();
       summary?.update(snapshot, metrics);
+      tabs.update(snapshot, metrics);
       return {
         /**
          * Animate one frame: what moved flies, the rest stays still. The work is spread over
@@ -67,6 +73,7 @@ export function createRenderer() {
           frames.later(() => {
             for (const write of numbers) write?.();
             summary?.update(snapshot, metrics);
+            tabs.update(snapshot, metrics);
           });
           frames.start();
         },

@@ -41,6 +41,12 @@ import { changedGoals, endOf, fadeAt, moves, positionAt, run, segment } from "./
  * @typedef {Selection<BinNode, SegmentedBin, SVGGElement, unknown>} BinSelection
  */
 
+// a bin's badge (its shard's letter) and the baseline of its count under it, in units: the
+// letter and the count are 19 units (hash-placement.css)
+const BADGE_W = 30;
+const BADGE_H = 25;
+const COUNT_Y = BADGE_H + 16;
+
 /** The outline of a bin dot, for the painter. */
 export const BIN_DOT_RIM = 0.6;
 
@@ -293,27 +299,27 @@ function enterBin(enter) {
     .attr("stroke", (d) => shardColour(d.shard));
   g.append("rect")
     .attr("class", "bin-badge")
-    .attr("x", (d) => d.from.w / 2 - 12)
+    .attr("x", (d) => d.from.w / 2 - BADGE_W / 2)
     .attr("y", 0)
-    .attr("width", 24)
-    .attr("height", 19)
+    .attr("width", BADGE_W)
+    .attr("height", BADGE_H)
     .attr("rx", 4)
     .attr("fill", (d) => shardColour(d.shard));
   g.append("text")
     .attr("class", "bin-letter")
     .attr("x", (d) => d.from.w / 2)
-    .attr("y", 9.5)
+    .attr("y", BADGE_H / 2)
     .attr("dy", "0.35em")
     .attr("fill", (d) => inkOn(d.shard))
     .text((d) => d.shard);
   g.append("text")
     .attr("class", "bin-count")
     .attr("x", (d) => d.from.w / 2)
-    .attr("y", 29);
+    .attr("y", COUNT_Y);
   g.append("path")
     .attr("class", "flame")
     .attr("d", FLAME)
-    .attr("transform", (d) => `translate(${d.from.w / 2 + 14},0) scale(1.2)`)
+    .attr("transform", (d) => `translate(${d.from.w / 2 + BADGE_W / 2 + 2},0) scale(1.4)`)
     .style("display", "none")
     .append("title")
     .text(t("Hot key"));

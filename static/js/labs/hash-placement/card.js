@@ -41,6 +41,7 @@ export function createCard(parent, scheme, numbersParent = null) {
   const article = document.createElement("article");
   article.className = "scheme-card";
   article.dataset.scheme = scheme;
+  article.id = `card-${scheme}`;
   article.innerHTML = `
     <header class="card-head"><h2 id="card-title-${scheme}"></h2><p class="explain"></p></header>
     <div class="card-fit stage-fit"><div class="card-figure"></div></div>

@@ -4,7 +4,10 @@
  */
 
 export const WIDTH = 400;
-export const CENTRE = { x: WIDTH / 2, y: 158 };
+// the circle's centre: under a line of its own at the top for the origin's label (ring.js)
+export const CENTRE = { x: WIDTH / 2, y: 178 };
+/** The baseline of the origin's label ("hash 0 ↻ 4,294,967,295"), centred over the circle. */
+export const ORIGIN_LABEL_Y = 16;
 export const BAND_INNER = 114;
 export const BAND_OUTER = 130;
 export const TICK_OUTER = 137;

@@ -14,6 +14,7 @@ import {
   CENTRE,
   DOT_RADIUS,
   LETTER_RADIUS,
+  ORIGIN_LABEL_Y,
   assignLanes,
   bandPath,
   polar,
@@ -24,6 +25,10 @@ import { mix, remember, rememberMoved, rgbOf } from "./painter.js";
 import { changedGoals } from "./timeline.js";
 
 /** @import { Painter } from "./painter.js" */
+
+// the widest the circle's second line in the middle may be, in units: the chord of the
+// dots' innermost lane (LANE_OUTER less five steps) at its baseline
+const CENTRE_TEXT_MAX = 124;
 /** @import { Arc } from "./schemes.js" */
 /** @import { DotNode, DotState, Group, HashSnapshot, Motion, Point, Scheme } from "./types.js" */
 
@@ -151,7 +156,7 @@ export function createRing(layer, dots, scheme, painter) {
   /** @param {HashSnapshot} snapshot */
   function drawCentre(snapshot) {
     const [big, small] = centreLines(scheme, snapshot);
-    centre
+    const lines = centre
       .selectAll("text")
       .data([big, small])
       .join("text")
@@ -159,6 +164,14 @@ export function createRing(layer, dots, scheme, painter) {
       .attr("x", CENTRE.x)
       .attr("y", (d, i) => CENTRE.y + (i === 0 ? -4 : 18))
       .text((d) => d);
+    // the second line stays inside the dots' innermost lane: a longer one ("no ranges,
+    // no table") is drawn narrower rather than over the dots
+    const second = /** @type {SVGTextElement | undefined} */ (lines.nodes()[1]);
+    if (!second) return;
+    second.removeAttribute("textLength");
+    if (second.getComputedTextLength() <= CENTRE_TEXT_MAX) return;
+    second.setAttribute("textLength", String(CENTRE_TEXT_MAX));
+    second.setAttribute("lengthAdjust", "spacingAndGlyphs");
   }
 
   /**
@@ -325,10 +338,9 @@ function drawOrigin(layer) {
     .attr("y1", CENTRE.y - BAND_INNER + 2)
     .attr("x2", top.x)
     .attr("y2", top.y - 4);
-  return group
-    .append("text")
-    .attr("x", top.x + 6)
-    .attr("y", top.y - 6);
+  // centred over the circle, above the shards' letters: at its size it is wider than the
+  // room right of the mark
+  return group.append("text").attr("x", CENTRE.x).attr("y", ORIGIN_LABEL_Y);
 }
 
 /**

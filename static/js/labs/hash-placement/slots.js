@@ -13,12 +13,14 @@ import { DOT_RADIUS, WIDTH } from "./geometry.js";
  * @typedef {{ bins: Map<string, Box>, bottom: number }} BinLayout
  */
 
-export const BINS_PER_ROW = 6;
+// five bins a row: four shards and the fifth the lab adds share one row, each bin wide enough
+// for its count at 19 units
+export const BINS_PER_ROW = 5;
 const MARGIN = 8;
 const BIN_GAP = 6;
 const BIN_PAD = 5;
 export const DOT_SPACING = 7.4;
-export const LABEL_H = 35;
+export const LABEL_H = 47; // the badge and the count over a bin (bins.js)
 const MIN_ROWS = 4;
 const ROW_GAP = 10;
 export const BIN_W = (WIDTH - 2 * MARGIN - (BINS_PER_ROW - 1) * BIN_GAP) / BINS_PER_ROW;
