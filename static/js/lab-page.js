@@ -17,6 +17,7 @@ import { createControls } from "./controls.js";
 import { createHistoryBar } from "./history-bar.js";
 import { fmt, learnWords, sentence, t } from "./i18n.js";
 import { createNarrator } from "./narrator.js";
+import { createPresenter } from "./presenter.js";
 import { mountEmbedDialog } from "./embed-dialog.js";
 import { keepLabAcrossLanguages } from "./language-switch.js";
 import { createShare, linkInAddress } from "./share.js";
@@ -284,6 +285,7 @@ async function boot() {
     mountEmbedDialog(share, { getLink, slug: /** @type {string} */ (root.dataset.lab) });
     placeShare(shareEl);
   }
+  createPresenter({ tools: document.querySelector(".lab-tools"), rail: document.getElementById("rail") });
   classroom = createClassroom(
     socket,
     {

@@ -264,6 +264,19 @@ def assert_drawing_fills_the_room(page, viewport) -> None:
     )
 
 
+# Presenter mode at a projector's size: the share of the screen the drawing covers.
+PRESENTING_SHARE = 0.70
+
+
+def assert_drawing_fills_the_screen_presenting(page) -> None:
+    """In presenter mode the drawing's box covers PRESENTING_SHARE of the viewport."""
+    seen = drawing(page)
+    assert seen["area"] >= PRESENTING_SHARE, (
+        f"presenting, the drawing covers {seen['area']:.0%} of the screen, under "
+        f"{PRESENTING_SHARE:.0%}: {seen['box']}"
+    )
+
+
 def assert_drawing_text_reads(page, viewport) -> None:
     """The drawing's text, at its 10th percentile, renders at the bar's size."""
     _, px = DRAWING_BARS[viewport["width"]]
