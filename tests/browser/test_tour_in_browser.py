@@ -226,8 +226,12 @@ def test_on_a_phone_the_card_and_its_ring_are_in_view_and_clear(visit):
         )
         stage = page.locator("#stage").bounding_box()
         assert stage["height"] >= PHONE["height"] / 3
+        before = stage_size(page)
         show_me(page)
         done(page)
+        # the card keeps its size as the step's notice takes the place of what to do:
+        # the stage under it, and the drawing, keep theirs (issue 31)
+        assert stage_size(page) == before, f"step {number}"
         next_step(page)
     finished(page)
     assert_the_labs_point_shows(page, "quorum")
