@@ -84,6 +84,7 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
      */
     render(view) {
       const following = view.mode === "following";
+      const newStep = section.dataset.step !== String(view.number);
       section.dataset.step = String(view.number);
       section.dataset.done = String(view.done);
       section.dataset.mode = view.mode;
@@ -96,6 +97,14 @@ export function createTourCard(section, { onShowMe, onNext, onSkip, onLead }) {
       status.hidden = !view.status;
       setText(notice, view.notice ? fmt(t("Notice: %(what)s"), { what: view.notice }) : "");
       notice.hidden = !view.notice;
+      // the words keep the height a step begins with: what it showed takes the place of
+      // what to do, and scrolls if longer, so nothing under the card (a phone's stage)
+      // changes size while the step's animation plays (tour.css uses it under 900 px)
+      if (newStep) {
+        words.style.removeProperty("--words-height");
+        const height = words.getBoundingClientRect().height;
+        if (height > 0) words.style.setProperty("--words-height", `${Math.ceil(height)}px`);
+      }
       const off = view.done ? t("This step is done.") : view.showMeOff;
       // following the host, the status line already says who does the steps
       setText(why, view.done || following || !view.showMeOff ? "" : view.showMeOff);
