@@ -338,6 +338,33 @@ CUT_JS = """
 """
 
 
+# Quick fields' selects whose chosen value is wider than the room the select gives it
+# (its content box, less the arrow's 20 px): the value is cut there.
+CUT_VALUES_JS = """
+() => [...document.querySelectorAll(".lab-rail .action-form.is-quick select")]
+  .filter((select) => select.offsetParent !== null && select.selectedIndex >= 0)
+  .filter((select) => {
+    const style = getComputedStyle(select);
+    const probe = document.createElement("span");
+    probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre";
+    probe.style.font = style.font;
+    probe.textContent = select.options[select.selectedIndex].text;
+    document.body.append(probe);
+    const wide = probe.getBoundingClientRect().width;
+    probe.remove();
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 20;
+    return wide > room + 1;
+  })
+  .map((select) => select.options[select.selectedIndex].text)
+"""
+
+
+def assert_no_quick_value_cut(page) -> None:
+    cut = page.evaluate(CUT_VALUES_JS)
+    assert cut == [], f"quick values cut short: {cut}"
+
+
 def assert_no_quick_label_cut(page) -> None:
     page.wait_for_selector("#quick-controls form")
     cut = page.evaluate(CUT_JS)

@@ -46,6 +46,7 @@ from pagechecks import (
     assert_latest_in_first_viewport,
     assert_no_english,
     assert_no_quick_label_cut,
+    assert_no_quick_value_cut,
     assert_no_thai_digits,
     assert_within_policy,
     click_primary_and_see_it_move,
@@ -243,6 +244,8 @@ def test_a_lab_page_passes_every_check(
         with found("quick labels at phone width"):
             assert_no_quick_label_cut(page)
     if size == "wide":
+        with found("quick values whole"):
+            assert_no_quick_value_cut(page)
         with found("axe as it opens, the tour's card open"):
             expect(page.locator("#tour")).to_be_visible()  # a new visitor's
             assert_clean(page, "as it opens, with the tour's card")
