@@ -237,6 +237,13 @@ def test_predict_then_run_with_choices(lesson):
         )
         student.locator(".answer-choice").nth(i).click()
     expect(host.locator(".answered-count")).to_have_text("Answered: 2")
+    # on the phone the drawing stays on top, in the first screen, and the question under
+    # it (issue 31: the class's bar and the poll took the first screen)
+    phone = lesson.students[0]
+    stage = phone.locator("#stage").bounding_box()
+    question = phone.locator("#class-question").bounding_box()
+    assert stage and question and stage["y"] < question["y"], (stage, question)
+    assert stage["y"] >= 0 and stage["y"] + stage["height"] <= PHONE["height"], stage
     # an answer may change until the reveal
     lesson.students[0].locator(".answer-choice").nth(2).click()
     expect(lesson.students[0].locator(".answer-choice").nth(2)).to_have_attribute(
