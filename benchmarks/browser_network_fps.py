@@ -5,7 +5,8 @@ the machine is, and at most two (33 ms) with the page's main thread slowed 4× (
 phone is), judged on the median of the repeats with their spread printed.
 
 Method: a daphne of our own on a free loopback port (temporary PLAYGROUND_VAR_DIR), the
-quorum lab at 1280×900 in headless Chromium, paused (a lab on the clock plays from the
+quorum lab at 1280×900 and at 1920×1080 (a projector's, where the drawing is larger) in
+headless Chromium, paused (a lab on the clock plays from the
 start: Pause is pressed first), five copies. Fifty writes are submitted through the
 page's own Write form while the clock stands still: each sends the write to the four
 other copies, so 200 messages wait on the wire. Half a second later Play is pressed at
@@ -36,6 +37,8 @@ from playground.liveserver import (
 )
 
 VIEWPORT = {"width": 1280, "height": 900}
+# a laptop's window and a projector's (issue 31: the drawing grows with the screen)
+VIEWPORTS = (VIEWPORT, {"width": 1920, "height": 1080})
 WRITES = 50
 IN_FLIGHT = 200
 WINDOW_MS = 2_000
@@ -104,9 +107,11 @@ def _set_speed(page, label: str) -> None:
     )
 
 
-def measure(browser, base_url: str, throttle: float = 1.0) -> tuple[FrameRun, int]:
+def measure(
+    browser, base_url: str, throttle: float = 1.0, viewport: dict = VIEWPORT
+) -> tuple[FrameRun, int]:
     """One run: frame intervals while 200 messages fly, and the count on the wire."""
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=viewport)
     page = watch_errors(context.new_page())
     try:
         page.goto(f"{base_url}/labs/quorum/?seed=0")
@@ -151,11 +156,14 @@ def _rows(base_url: str, repeat: int, throttles: dict[float, int]) -> list:
     from playwright.sync_api import sync_playwright
 
     title = (
-        f"Chromium (headless, software raster), quorum lab, 1280×900: {WRITES} writes "
-        f"to 5 copies, frames for {WINDOW_MS / 1000:g} s of flight, median of "
-        f"{repeat} ({machine_load()})"
+        f"Chromium (headless, software raster), quorum lab, at 1280×900 and 1920×1080: "
+        f"{WRITES} writes to 5 copies, frames for {WINDOW_MS / 1000:g} s of flight, "
+        f"median of {repeat} ({machine_load()})"
     )
-    runs: dict[float, list[tuple[FrameRun, int]]] = {t: [] for t in throttles}
+    sizes = [(v["width"], v["height"]) for v in VIEWPORTS]
+    runs: dict[tuple, list[tuple[FrameRun, int]]] = {
+        (size, t): [] for size in sizes for t in throttles
+    }
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
@@ -163,22 +171,29 @@ def _rows(base_url: str, repeat: int, throttles: dict[float, int]) -> list:
         try:
             # Rounds interleaved: a slow spell of a shared machine spreads over rows.
             for _ in range(repeat):
-                for throttle in throttles:
-                    runs[throttle].append(measure(browser, base_url, throttle))
+                for viewport, size in zip(VIEWPORTS, sizes, strict=True):
+                    for throttle in throttles:
+                        run = measure(browser, base_url, throttle, viewport)
+                        runs[size, throttle].append(run)
         finally:
             browser.close()
     rows: list = [title]
-    for throttle, frames in throttles.items():
-        flying = min(n for _, n in runs[throttle])
-        rows.append(
-            FrameRuns(
-                what=f"{flying} messages in flight (target {IN_FLIGHT})",
-                throttle=throttle,
-                runs=tuple(run for run, _ in runs[throttle]),
-                frames=frames,
-                valid=flying >= IN_FLIGHT,
+    for width, height in sizes:
+        for throttle, frames in throttles.items():
+            done = runs[(width, height), throttle]
+            flying = min(n for _, n in done)
+            rows.append(
+                FrameRuns(
+                    what=(
+                        f"{width}×{height}: {flying} messages in flight "
+                        f"(target {IN_FLIGHT})"
+                    ),
+                    throttle=throttle,
+                    runs=tuple(run for run, _ in done),
+                    frames=frames,
+                    valid=flying >= IN_FLIGHT,
+                )
             )
-        )
     rows.append(f"(after the browser rows: {machine_load()})")
     return rows
 
