@@ -158,6 +158,7 @@ export async function bootEmbed(root) {
         lastHello = hello;
         if (!root.dataset.state) root.dataset.state = !link ? "fresh" : linkRefused ? "bad-link" : "link";
         draw(hello);
+        narrator.opening(hello.timeline);
       },
       onLinkRefused(error) {
         // the fresh room's hello follows: it is drawn, with the reason

@@ -207,6 +207,7 @@ async function boot() {
             })
           : null;
         history?.update(hello.timeline, hello);
+        narrator.opening(hello.timeline);
         unbindSpace = timeline?.bindSpace(stage) ?? (() => {});
         markMoment(hello);
         root.dataset.room = hello.room;

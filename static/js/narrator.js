@@ -10,6 +10,7 @@
  */
 
 import { fmt, joinSentences, num, t, tn } from "./i18n.js";
+import { momentText, momentsOf } from "./moments.js";
 
 const LOG_LENGTH = 8;
 const PACE_MS = 2000;
@@ -20,7 +21,8 @@ const MOST_LINES = 3;
  * @param {{live: HTMLElement | null, caption: HTMLElement | null, log: HTMLElement | null,
  *   limit?: number}} places
  * @returns {{say: (sentences: (string | null | undefined)[], options?: {seq?: number}) => void,
- *   note: (text: string) => void}}
+ *   note: (text: string) => void,
+ *   opening: (timeline: import("./types.js").Timeline | undefined) => void}}
  */
 export function createNarrator({ live, caption, log, limit = LOG_LENGTH }) {
   /** @type {number | null} */
@@ -79,14 +81,32 @@ export function createNarrator({ live, caption, log, limit = LOG_LENGTH }) {
     while (log.children.length > limit) log.lastElementChild?.remove();
   }
 
+  let said = false;
+
   return {
     /** Narrate a list of sentences as one event (seq: the frame's sequence number). */
     say(sentences, { seq } = {}) {
       const text = joinSentences(sentences);
       if (!text) return;
+      said = true;
       announce(text);
       if (caption) caption.textContent = text;
       append(text, seq);
+    },
+    /**
+     * The caption of a page opened on a room with a history (a link's moment, a class
+     * joined after the host acted), until something is narrated here: where the room
+     * stands, not "Nothing has happened yet".
+     * @param {import("./types.js").Timeline | undefined} timeline
+     */
+    opening(timeline) {
+      if (said || !caption || !timeline) return;
+      const moments = { ...momentsOf(timeline), cursor: timeline.cursor, length: timeline.length };
+      if (!moments.total) return;
+      caption.textContent = fmt(
+        t("%(moment)s: the room as it stands. Step back to see how it came to this."),
+        { moment: momentText(moments, timeline.cursor) },
+      );
     },
     /** Show a status line without adding it to the log (e.g. "Connected"). */
     note(text) {

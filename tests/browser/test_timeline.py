@@ -545,3 +545,28 @@ def test_a_link_the_server_is_too_busy_to_open_can_be_tried_again(
     expect(notice).to_be_hidden()
     assert page.console_errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Moment 2 of 2: the room as it stands. Step back to see how it"),
+        ("th", "สภาพของห้องตอนนี้"),
+    ],
+)
+def test_a_page_and_an_embed_opened_at_a_moment_say_where_the_room_stands(
+    page, live_server_url, lang, said
+):
+    """A link's moment (or a class joined after the host acted) is not "Nothing has
+    happened yet": "Just now" says which moment the room stands at, until the first
+    thing happens here, which it then tells."""
+    link = make_link(
+        "hash-placement", 5, [Entry(1, "add_shard", {}), Entry(2, "add_shard", {})], 2
+    )
+    for path in ("labs", "embed"):
+        page.goto(f"{live_server_url}/{path}/hash-placement/?lang={lang}#link={link}")
+        expect(lab(page)).to_have_attribute("data-drawn", "1")
+        expect(page.locator("#latest")).to_contain_text(said)
+    quick(page, "remove_shard")  # the embed's quick bar: the first thing done here
+    expect(page.locator("#latest")).not_to_contain_text(said)
+    assert page.console_errors == []
