@@ -106,7 +106,6 @@ DRAWING_MISSES = {
     ("two-phase-commit", "phone"): ("reads",),
     ("scatter-gather", "wide"): ("fills",),
     ("scatter-gather", "phone"): ("reads",),
-    ("range-splits", "phone"): ("reads",),
     ("cache-stampede", "wide"): ("fills",),
     ("cache-stampede", "phone"): ("reads",),
     ("graph-traversal", "wide"): ("fills",),

@@ -24,8 +24,18 @@ const WIDTH = 400;
 const LANE = 34;
 const GAP = 8;
 const LEFT = 20;
-const AXIS = 16;
-const TICK_CHAR = 7.4; // the width of one character of a tick label, in view box units
+// the key line's text and the slices' ids are `--rs-tick` units (range-splits.css: 12,
+// and 16 on a phone, whose panels draw a unit at about 0.7 px); the key line is as tall
+// as its text and 4 more, and a character of its (monospace) text 0.62 of its size
+const TICK_EM = 0.62;
+
+/**
+ * The size of the key line's text, in view box units, as the stylesheet sets it.
+ * @param {Element} svg
+ */
+function tickSize(svg) {
+  return parseFloat(getComputedStyle(svg).getPropertyValue("--rs-tick")) || 12;
+}
 const SPLIT_MS = 450;
 const MOVE_MS = 650;
 
@@ -79,9 +89,10 @@ export function createLanes(parent, { policy, title }) {
       place.set(r.id, { x, w });
       x += w;
     });
-    const y = (/** @type {string} */ shard) => AXIS + shards.indexOf(shard) * (LANE + GAP);
-    const height = AXIS + shards.length * (LANE + GAP);
-    return { place, y, height };
+    const axis = tickSize(/** @type {SVGSVGElement} */ (svg.node())) + 4;
+    const y = (/** @type {string} */ shard) => axis + shards.indexOf(shard) * (LANE + GAP);
+    const height = axis + shards.length * (LANE + GAP);
+    return { place, y, height, axis };
   }
 
   /**
@@ -194,6 +205,7 @@ export function createLanes(parent, { policy, title }) {
     setTimeout(() => bars.classed("is-new", false), splitMs + moveMs + 400);
 
     // the key line: slice start keys, as many as fit without touching
+    const tickChar = (geo.axis - 4) * TICK_EM;
     const ticks = [];
     let free = -Infinity; // where the last label ends
     for (const r of rows) {
@@ -201,7 +213,7 @@ export function createLanes(parent, { policy, title }) {
       const label = shortKey(r.start);
       if (x >= free) {
         ticks.push({ id: r.id, x, label });
-        free = x + label.length * TICK_CHAR + 10;
+        free = x + label.length * tickChar + 10;
       }
     }
     ticksG
@@ -210,7 +222,7 @@ export function createLanes(parent, { policy, title }) {
       .join("text")
       .attr("class", "rs-tick")
       .attr("x", (d) => d.x + 2)
-      .attr("y", AXIS - 5)
+      .attr("y", geo.axis - 5)
       .text((d) => d.label);
 
     const read = rows.filter((r) => query?.slices?.[policy]?.includes(r.id));
@@ -220,9 +232,9 @@ export function createLanes(parent, { policy, title }) {
       band
         .attr("visibility", "visible")
         .attr("x", first.x - 2)
-        .attr("y", AXIS - 2)
+        .attr("y", geo.axis - 2)
         .attr("width", last.x + last.w - first.x + 4)
-        .attr("height", geo.height - AXIS + 2);
+        .attr("height", geo.height - geo.axis + 2);
     } else band.attr("visibility", "hidden");
     shown = { rows, shards };
   }
