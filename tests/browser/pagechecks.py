@@ -298,7 +298,11 @@ def open_page(page, url, viewport):
     page.goto(url)
     expect(page.locator("#connection-status")).to_have_attribute("data-state", "open")
     expect(page.locator("#stage")).not_to_have_attribute("aria-busy", "true")
-    page.wait_for_timeout(400)  # the first drawing settles (rings, bins, a layout)
+    # the first drawing settles (rings, bins, a layout), and the tour has had its second
+    # look at the step's target (spotlight.js's SETTLE_MS, 600 ms after the step opened,
+    # which is before the stage stops being busy): that look may scroll the page, and
+    # under load it came after a check had read where the page was scrolled
+    page.wait_for_timeout(700)
 
 
 def click_primary_and_see_it_move(page, action: str) -> None:
