@@ -66,6 +66,12 @@ def test_step_back_after_write_cut_read_lands_just_before_the_read(
     bar = page.locator("#history")
     readout = bar.locator(".history-readout")
     expect(readout).to_have_text("No actions yet")
+    # the clock at 1× (1/20× by default): the same ticks, twenty times sooner; a speed
+    # is not a moment
+    seq = lab(page).get_attribute("data-seq")
+    page.select_option("#timeline-speed", label="1×")
+    expect(lab(page)).not_to_have_attribute("data-seq", seq or "")
+    expect(readout).to_have_text("No actions yet")
 
     # a write, delivered: one moment, however many ticks carried it
     quick(page, "write")
